@@ -1,0 +1,31 @@
+"""Cosine similarity between every candidate token and every reference token."""
+from __future__ import annotations
+
+import torch
+
+
+def normalize(embeddings: torch.Tensor) -> torch.Tensor:
+    """Scale each token vector to unit length: x / ||x||_2 (last dimension)."""
+    return embeddings / embeddings.norm(dim=-1, keepdim=True)
+
+
+def cosine_matrix(cand: torch.Tensor, ref: torch.Tensor) -> torch.Tensor:
+    """All pairwise cosines, batched.
+
+    cand: [batch, cand_len, dim], ref: [batch, ref_len, dim]  ->  [batch, cand_len, ref_len]
+    sim[b, i, j] = cos(x_i, x̂_j) = x_i · x̂_j / (||x_i|| ||x̂_j||).
+    A single pair ([len, dim] each) gives a [cand_len, ref_len] matrix.
+    """
+    return normalize(cand) @ normalize(ref).transpose(-1, -2)
+
+
+def pair_mask(cand_mask: torch.Tensor, ref_mask: torch.Tensor) -> torch.Tensor:
+    """[batch, cand_len] and [batch, ref_len] booleans -> [batch, cand_len, ref_len]:
+    True where both tokens are real (not padding)."""
+    return cand_mask.unsqueeze(-1) & ref_mask.unsqueeze(-2)
+
+
+def masked_cosine_matrix(cand, ref, cand_mask, ref_mask) -> torch.Tensor:
+    """`cosine_matrix` with padding pairs set to -inf, so a max never picks them."""
+    sim = cosine_matrix(cand, ref)
+    return sim.masked_fill(~pair_mask(cand_mask, ref_mask), float("-inf"))
