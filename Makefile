@@ -1,0 +1,54 @@
+# The course's commands. Each one sets up .venv/ first when it is missing or stale.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+KERNEL := bertscore-course
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup lab test test-unit test-notebooks check student run bench demo clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "BERTScore course" >/dev/null
+	touch $(STAMP)
+
+## make lab: open the course in JupyterLab
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks
+
+## make test: every test (unit tests, then nbval over the chapter notebooks)
+test: test-unit test-notebooks
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -q tests
+
+test-notebooks: $(STAMP)
+	$(PY) -m pytest -q $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb)
+
+## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
+check: $(STAMP)
+	$(PY) -m course_lib.run_notebooks --checks $(NB)
+
+## make student: regenerate the student notebooks from the solution notebooks
+student: $(STAMP)
+	$(PY) -m course_lib.exercises
+
+## make run: execute every chapter headless and print each one's time
+run: $(STAMP)
+	$(PY) -m course_lib.run_notebooks notebooks/[0-9]*.ipynb
+
+bench: $(STAMP)
+	$(PY) tests/benchmark.py
+
+demo: $(STAMP)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks demo.ipynb
+
+clean:
+	rm -rf $(VENV)

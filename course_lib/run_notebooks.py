@@ -1,0 +1,65 @@
+"""Run notebooks headless, top to bottom, on a fresh kernel; print each one's time.
+
+    python -m course_lib.run_notebooks notebooks/[0-9]*.ipynb      # make run
+    python -m course_lib.run_notebooks --checks notebooks/student/01_lexical_metrics.ipynb
+
+--checks prints the exercise check lines (✅ / ❌) and does not stop at a failing cell, so a
+student sees every check of a notebook at once. Notebooks are not modified on disk.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
+                            resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    return nb, time.perf_counter() - start
+
+
+def check_lines(nb) -> list[str]:
+    lines = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            text = out.get("text", "") if out.get("output_type") == "stream" else ""
+            lines += [l for l in text.splitlines() if l.startswith(("✅", "❌"))]
+            if out.get("output_type") == "error":
+                lines.append(f"⚠️  a cell raised {out.get('ename')}: {out.get('evalue')}")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--checks", action="store_true", help="print exercise checks only")
+    args = parser.parse_args(argv)
+    total, failed = 0.0, 0
+    for path in args.notebooks:
+        try:
+            nb, seconds = execute(path, allow_errors=args.checks)
+        except Exception as err:  # a failing cell: report it and go on with the next notebook
+            print(f"{path.name:45s} FAILED: {type(err).__name__}: {str(err).splitlines()[-1][:200]}")
+            failed += 1
+            continue
+        total += seconds
+        print(f"{path.name:45s} {seconds:6.1f} s")
+        if args.checks:
+            lines = check_lines(nb)
+            print("\n".join(lines) if lines else "(no exercise checks in this notebook)")
+            failed += any(l.startswith("❌") for l in lines)
+    if not args.checks:
+        print(f"{'total':45s} {total:6.1f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

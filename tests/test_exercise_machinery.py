@@ -1,0 +1,50 @@
+"""The student notebooks are generated from the solution notebooks and kept up to date."""
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_lib import exercises
+from course_lib.checks import close, run
+
+
+def test_code_solution_becomes_indented_stub():
+    src = "def f(x):\n    ### BEGIN SOLUTION\n    y = x + 1\n    return y\n    ### END SOLUTION\n\nprint(f)"
+    assert exercises.strip_code(src) == "def f(x):\n    raise NotImplementedError()\n\nprint(f)"
+
+
+def test_markdown_answer_is_removed():
+    src = "**Answer:** <!-- BEGIN SOLUTION -->Because idf.<!-- END SOLUTION -->"
+    assert exercises.strip_markdown(src) == "**Answer:** *Your answer here.*"
+
+
+def test_student_version_clears_outputs_and_solutions():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("x = 1\n### BEGIN SOLUTION\nx = 2\n### END SOLUTION\n")
+    cell.outputs = [nbformat.v4.new_output("stream", text="hi")]
+    nb.cells = [cell]
+    out = exercises.student_version(nb)
+    assert out.cells[0].outputs == []
+    assert "x = 2" not in out.cells[0].source and "NotImplementedError" in out.cells[0].source
+
+
+@pytest.mark.parametrize("path", exercises.solution_notebooks(), ids=lambda p: p.name)
+def test_student_notebook_is_up_to_date(path):
+    student = exercises.STUDENT / path.name
+    assert student.exists(), f"{student} missing: run `make student`"
+    assert student.read_text() == exercises.render(path), f"{student.name} is stale: run `make student`"
+    assert "BEGIN SOLUTION" not in student.read_text()
+
+
+def test_checker_turns_failures_into_hints(capsys):
+    def stub():
+        raise NotImplementedError()
+
+    assert run("0.1", stub, "try harder") is False
+    assert run("0.1", lambda: None, "") is True
+    assert run("0.1", lambda: 1 / 0, "x") is False
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].startswith("❌") and "replace" in lines[0] and lines[1].startswith("✅")
+    assert "ZeroDivisionError" in lines[2]
+    assert close(0.1 + 0.2, 0.3) and not close(0.3, 0.31) and not close("a", 1)
