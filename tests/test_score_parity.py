@@ -1,0 +1,130 @@
+"""Proof by agreement: course_lib.score gives bert_score.score's numbers on real data.
+
+Same local model (the embedded all-MiniLM-L6-v2), 600 real pairs (WMT16 DA to-English and
+STS-B), every layer 0..6, idf on and off, rescaling on and off (both given the course's baseline
+file), several references per candidate. Tolerance: max |ΔP|, |ΔR|, |ΔF| ≤ 1e-5.
+"""
+import random
+
+import bert_score
+import pytest
+import torch
+
+import course_lib
+import course_lib.scorer
+from course_lib import datasets
+from course_lib.baseline import default_baseline_path
+from course_lib.model import embedded_model_path
+
+TOL = 1e-5
+LAYERS = range(0, 7)
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    wmt = datasets.wmt16().groupby("lp").sample(70, random_state=0)
+    sts = datasets.stsb("test").sample(180, random_state=0)
+    cands = wmt.mt.tolist() + sts.sentence1.tolist()
+    refs = wmt.ref.tolist() + sts.sentence2.tolist()
+    return cands, refs
+
+
+@pytest.fixture(scope="module")
+def model_path():
+    return str(embedded_model_path())
+
+
+def max_diff(ours, theirs):
+    return max((a - b).abs().max().item() for a, b in zip(ours, theirs))
+
+
+def assert_parity(ours, theirs, cands, refs, model_path, **kw):
+    """≤ TOL on every pair, with one documented exception.
+
+    bert-score multiplies padded similarities by 0 instead of masking them, so in a padded batch
+    a token whose best real cosine is negative (seen at layer 0) gets 0 as its best match. Its
+    score then depends on the batch. For such pairs we require (a) bert-score's batched value to
+    be the higher one and (b) our value to equal bert-score scoring that pair alone (no padding).
+    """
+    diff = torch.stack([(a - b).abs() for a, b in zip(ours, theirs)]).amax(0)
+    quirk = (diff > TOL).nonzero().flatten().tolist()
+    assert len(quirk) <= 0.02 * len(cands), f"{len(quirk)} pairs differ"
+    for i in quirk:
+        assert theirs[0][i] >= ours[0][i] - TOL and theirs[1][i] >= ours[1][i] - TOL
+        alone = bert_score.score([cands[i]], [refs[i]], model_type=model_path, **kw)
+        assert max_diff([x[i:i + 1] for x in ours], alone) <= TOL
+
+
+@pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
+@pytest.mark.parametrize("layer", LAYERS)
+def test_every_layer_matches_bert_score(pairs, model_path, layer, idf):
+    cands, refs = pairs
+    ours = course_lib.score(cands, refs, num_layers=layer, idf=idf)
+    theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf)
+    assert len(ours[0]) == len(cands) >= 500
+    if layer > 0:
+        assert max_diff(ours, theirs) <= TOL
+    else:  # idf=True from all refs: the pair alone keeps the same idf dict
+        kw = dict(num_layers=0, idf=course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0]))
+        assert_parity(ours, theirs, cands, refs, model_path, **kw)
+
+
+@pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
+@pytest.mark.parametrize("layer", [0, 4, 6])
+def test_rescaled_matches_bert_score(pairs, model_path, layer, idf):
+    cands, refs = pairs
+    path = str(default_baseline_path(None))
+    ours = course_lib.score(cands, refs, num_layers=layer, idf=idf, rescale_with_baseline=True)
+    theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf,
+                              lang="en", rescale_with_baseline=True, baseline_path=path)
+    if layer > 0:
+        assert max_diff(ours, theirs) <= TOL
+    else:
+        weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+        assert_parity(ours, theirs, cands, refs, model_path, num_layers=0, idf=weights, lang="en",
+                      rescale_with_baseline=True, baseline_path=path)
+    raw = course_lib.score(cands, refs, num_layers=layer, idf=idf)
+    assert max_diff(ours, raw) > 0.1  # rescaling really happened
+
+
+@pytest.mark.parametrize("rescale", [False, True], ids=["raw", "rescaled"])
+@pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
+def test_several_references_match_bert_score(pairs, model_path, idf, rescale):
+    cands, refs = pairs
+    rng = random.Random(1)
+    multi = [[r] + rng.sample(refs, rng.randint(0, 2)) for r in refs[:300]]
+    kw = dict(lang="en", baseline_path=str(default_baseline_path(None))) if rescale else {}
+    ours = course_lib.score(cands[:300], multi, idf=idf, rescale_with_baseline=rescale)
+    theirs = bert_score.score(cands[:300], multi, model_type=model_path, num_layers=4, idf=idf,
+                              rescale_with_baseline=rescale, **kw)
+    assert max_diff(ours, theirs) <= TOL
+
+
+def test_all_layers_at_once_matches_bert_score(pairs, model_path):
+    cands, refs = pairs
+    ours = course_lib.score(cands, refs, all_layers=True)
+    theirs = bert_score.score(cands, refs, model_type=model_path, all_layers=True, num_layers=6)
+    assert ours[2].shape == (7, len(cands))
+    assert max_diff([x[1:] for x in ours], [x[1:] for x in theirs]) <= TOL  # layer 0: see assert_parity
+    single = course_lib.score(cands, refs, num_layers=2)
+    assert max_diff([x[2] for x in ours], single) <= 1e-6
+
+
+def test_exclude_special_is_stricter_and_differs(pairs):
+    cands, refs = pairs
+    default = course_lib.score(cands[:50], refs[:50])
+    strict = course_lib.score(cands[:50], refs[:50], exclude_special=True)
+    # removing match targets can only lower (or keep) each token's best match
+    assert (strict[0] <= default[0] + 1e-6).all() and (strict[1] <= default[1] + 1e-6).all()
+    assert max_diff(strict, default) > 1e-4
+
+
+def test_idf_dict_is_accepted(pairs, model_path):
+    cands, refs = pairs
+    tokenizer, _ = course_lib.load()
+    from course_lib.idf import idf_weights
+
+    weights = idf_weights(datasets.wmt16().ref.tolist(), tokenizer)
+    ours = course_lib.score(cands[:100], refs[:100], idf=weights)
+    theirs = bert_score.score(cands[:100], refs[:100], model_type=model_path, num_layers=4, idf=weights)
+    assert max_diff(ours, theirs) <= TOL
