@@ -133,32 +133,39 @@ def embed_long(text: str, model_type=None, layer: int | None = None, size: int |
 
 def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers: int | None = None,
                   size: int | None = None, overlap: int = 64, rescale_with_baseline: bool = False,
-                  baseline_path=None):
+                  baseline_path=None, batch_size: int = 64):
     """BERTScore P, R, F [N] of each (candidate, reference) pair, every text embedded whole
     with `embed_long` (no truncation). No idf (every token weighs 1, [CLS]/[SEP] 0).
-    For texts that fit in one window it equals `course_lib.score(cands, refs)`."""
+    Texts that fit in one window are embedded in batches, as `course_lib.score` does, so for
+    them the result equals `course_lib.score(cands, refs)`."""
     from .baseline import default_baseline_path, layer_baseline, rescale
+    from .scorer import SentenceStore
 
     if len(cands) != len(refs):
         raise ValueError(f"cands and refs must have the same length: {len(cands)} vs {len(refs)}")
-    tokenizer, _ = load(model_type)
+    tokenizer, model = load(model_type)
     layer = default_layer(model_type) if num_layers is None else num_layers
     weights = uniform_weights(tokenizer)
-    cache: dict[str, tuple] = {}
-
-    def get(text):
-        if text not in cache:
+    limit = model_limit(tokenizer) - 2 if size is None else size
+    texts = list(dict.fromkeys(list(cands) + list(refs)))
+    fits = [t for t in texts if len(word_pieces(tokenizer, t)) <= limit]
+    store = SentenceStore(tokenizer, model, layer, weights, batch_size)  # one window: batch them
+    store.add(fits)
+    cache: dict[str, tuple] = {}  # text -> (emb [1, len, dim], mask, weights, special [1, len])
+    for text in texts:
+        if text in store.items:
+            vectors, w, special = store.items[text]
+        else:
             e = embed_long(text, model_type, layer, size, overlap)
-            ids = torch.tensor(e.ids)
-            cache[text] = (e.embeddings[None], torch.ones(1, len(e.ids), dtype=torch.bool),
-                           torch.tensor(token_weights(e.ids, weights))[None],
-                           special_mask(ids[None], tokenizer))
-        return cache[text]
+            vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
+            special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
+        cache[text] = (vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),
+                       special[None].cpu())
 
     scores = []
-    for c, r in zip(cands, refs):
-        c_emb, c_mask, c_w, c_sp = get(c)
-        r_emb, r_mask, r_w, r_sp = get(r)
+    for c, r in zip(cands, refs):  # pairs one at a time: documents are few and long
+        c_emb, c_mask, c_w, c_sp = cache[c]
+        r_emb, r_mask, r_w, r_sp = cache[r]
         scores.append(torch.stack(greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp), -1)[0])
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)  # [N, 3]
     if rescale_with_baseline:

@@ -62,9 +62,12 @@ def test_long_text_is_truncated_like_bert_score_with_one_warning():
         ours = course_lib.score(cands, refs)
     messages = [str(w.message) for w in caught if "truncated" in str(w.message)]
     assert len(messages) == 1 and messages[0].startswith("1 text(s) longer than the model's 512-token")
-    theirs = bert_score.score(cands, refs, model_type=PATH, num_layers=4)
-    for a, b in zip(ours, theirs):
-        assert torch.allclose(a, b, atol=1e-5)
+    # one pair at a time: bert-score's padding zeros (see test_score_parity.assert_parity) bite
+    # here, since a 512-token text against "Short." has tokens whose best cosine is negative
+    for i in range(3):
+        theirs = bert_score.score(cands[i:i + 1], refs[i:i + 1], model_type=PATH, num_layers=4)
+        for a, b in zip(ours, theirs):
+            assert abs(a[i].item() - b.item()) <= 1e-5
 
 
 def test_other_scripts_are_scored_like_bert_score():
@@ -115,10 +118,12 @@ def test_missing_baseline_is_an_error_not_raw_scores(tmp_path):
 
 
 def test_idf_from_one_reference_warns_and_mirrors_bert_score():
+    # every reference token occurs in the only reference: idf = log(2/2) = 0, so R = 0/0
     with pytest.warns(UserWarning, match="total token weight 0"):
         P, R, F = course_lib.score([CAT], [MAT], idf=True)
     bP, bR, bF = bert_score.score([CAT], [MAT], model_type=PATH, num_layers=4, idf=True)
-    assert torch.isnan(P).all() and torch.isnan(bP).all() and F.item() == bF.item() == 0.0
+    assert torch.isnan(R).all() and torch.isnan(bR).all() and F.item() == bF.item() == 0.0
+    assert abs(P.item() - bP.item()) <= 1e-6
 
 
 def test_same_input_twice_and_batch_size_invariance():
