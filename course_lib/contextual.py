@@ -50,9 +50,15 @@ def word_vectors(sentence: str, word: str, model_type: str | None = None) -> tor
 
 def word_cosine_by_layer(sentence_a: str, sentence_b: str, word: str, word_b: str | None = None,
                          model_type: str | None = None) -> torch.Tensor:
-    """cos(h^k_a, h^k_b) for k = 0..n: the same word (or `word_b`) in two sentences -> [n_layers + 1]."""
-    a = word_vectors(sentence_a, word, model_type)
-    b = word_vectors(sentence_b, word if word_b is None else word_b, model_type)
+    """cos(h^k_a, h^k_b) for k = 0..n: the same word (or `word_b`) in two sentences -> [n_layers + 1].
+
+    Both sentences run through the model in one padded batch (the mask keeps them independent).
+    """
+    tokenizer, _ = load(model_type)
+    i = token_index(tokens(tokenizer, sentence_a), word)
+    j = token_index(tokens(tokenizer, sentence_b), word if word_b is None else word_b)
+    layers = all_layers([sentence_a, sentence_b], model_type).embeddings  # [n_layers + 1, 2, seq_len, dim]
+    a, b = layers[:, 0, i], layers[:, 1, j]  # [n_layers + 1, dim] each
     return (normalize(a) * normalize(b)).sum(dim=-1)
 
 

@@ -42,7 +42,7 @@ def student_version(nb):
             cell.execution_count = None
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown(cell.source)
-        cell.pop("id", None)
+        cell.metadata.pop("execution", None)  # timestamps of the solution run
     nb.nbformat_minor = max(nb.get("nbformat_minor", 4), 4)
     return nb
 

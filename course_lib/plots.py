@@ -129,6 +129,7 @@ def matrix_heatmap(sim, row_labels, col_labels, mask=None, ax=None, title=None, 
     hidden = None if mask is None else ~torch.as_tensor(mask, dtype=torch.bool).numpy()
     values = np.where(np.isfinite(sim.numpy()), sim.numpy(), np.nan)
     ax.set_facecolor("#dddddd")
+    ax.grid(False)
     sns.heatmap(values, ax=ax, mask=hidden, cmap=CMAP, vmin=vmin, vmax=vmax,
                 annot=annot and n_r * n_c <= 400, fmt=".2f", annot_kws={"size": 7},
                 xticklabels=col_labels, yticklabels=row_labels, cbar_kws={"label": "cosine similarity"})
@@ -192,5 +193,6 @@ def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, 
     ax_col.tick_params(axis="y", labelrotation=0)
     for extra in (ax_row, ax_col):
         extra.set_facecolor("#eeeeee")
+        extra.grid(False)
     fig.suptitle(title or f"P = {view.P:.3f}   R = {view.R:.3f}   F = 2PR/(P+R) = {view.F:.3f}")
     return fig, view

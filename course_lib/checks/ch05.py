@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from functools import lru_cache
 
 import torch
 
@@ -26,14 +27,19 @@ def _random_corpus(seed: int) -> list[list[int]]:
             for _ in range(rng.randint(5, 40))]
 
 
-def _tokenized_wmt16_refs(n: int = 300) -> list[list[int]]:
+@lru_cache(maxsize=1)
+def _all_tokenized_wmt16_refs() -> tuple[tuple[int, ...], ...]:
+    """The 2,564 distinct WMT16 references, tokenized as the scorer does (computed once)."""
     from ..datasets import wmt16
     from ..embeddings import encode
     from ..model import load
 
     tokenizer, _ = load()
-    refs = sorted(set(wmt16()["ref"]))[:n]
-    return [encode(tokenizer, r) for r in refs]
+    return tuple(tuple(encode(tokenizer, r)) for r in sorted(set(wmt16()["ref"])))
+
+
+def _tokenized_wmt16_refs(n: int = 300) -> list[list[int]]:
+    return [list(ids) for ids in _all_tokenized_wmt16_refs()[:n]]
 
 
 def check_idf(student_idf) -> bool:
@@ -123,14 +129,12 @@ def check_single_reference_weight(answer) -> bool:
 
 def check_unseen_and_rarest(answer) -> bool:
     """Exercise 5.4: (idf of a token never seen, idf of a token seen once) for the 2,564 WMT16 references."""
-    from ..datasets import wmt16
-    from ..embeddings import encode
     from ..idf import document_frequency, idf_from_ids
     from ..model import load
 
     def test():
         tokenizer, _ = load()
-        ids = [encode(tokenizer, r) for r in sorted(set(wmt16()["ref"]))]
+        ids = _tokenized_wmt16_refs(n=None)
         df, weights = document_frequency(ids), idf_from_ids(ids)
         once = next(i for i, c in sorted(df.items()) if c == 1)
         unseen = next(i for i in range(tokenizer.vocab_size) if i not in df)
