@@ -13,6 +13,7 @@ Thin wrappers over pandas and scipy (no correlation formula is re-implemented he
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -112,7 +113,10 @@ def summary_level(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: 
     (or the metric) is constant have no correlation (NaN) and are left out of the mean.
     """
     _check_method(method)
-    per_doc = {h: df.groupby(doc)[metrics].corrwith(df[h], method=method).mean() for h in humans}
+    with warnings.catch_warnings():  # constant ratings within a document: NaN, expected here
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        per_doc = {h: df.groupby(doc)[metrics].corrwith(df[h], method=method).mean() for h in humans}
     return pd.DataFrame(per_doc)
 
 

@@ -30,6 +30,7 @@ from .baseline import default_baseline_path, layer_baseline, rescale
 from .bleu import sentence_bleu
 from .idf import idf_weights
 from .model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
+from .embeddings import tokens
 from .plots import PairView, similarity_heatmap
 from .rouge import rouge_l
 
@@ -234,24 +235,38 @@ class HeatmapRenderer:
     and a small size/dpi keeps each redraw cheap; PNGs are compressed lightly for speed.
     """
 
+    max_annotated_cells = 150  # numbers in the cells up to ~12 x 12 tokens (text is the slow part)
+
     def __init__(self, dpi: int = 72):
         self.dpi = dpi
         self.fig = Figure(dpi=dpi)
 
     def size_for(self, n_cand: int, n_ref: int) -> tuple[float, float]:
+        """Figure size in inches: grows with the token counts, capped for long texts."""
         width = min(11.0, max(5.0, 0.42 * n_ref + 2.6))
         height = min(9.0, max(3.4, 0.33 * n_cand + 1.6))
         return width, height
 
     def render(self, candidate, reference, layer, weights) -> tuple[PairView, bytes]:
+        """Draw the heatmap of one pair; return its PairView and the PNG bytes."""
+        tokenizer, _ = load()
+        n_c, n_r = len(tokens(tokenizer, candidate)), len(tokens(tokenizer, reference))
         fig = self.fig
         fig.clf()
-        ax = fig.add_subplot()
-        ax, view = similarity_heatmap(candidate, reference, layer=layer, weights=weights, ax=ax)
-        n_c, n_r = view.sim.shape
         fig.set_size_inches(*self.size_for(n_c, n_r))
-        if n_c * n_r > 400:  # long texts: no numbers in the cells, smaller labels
+        ax = fig.add_subplot()
+        ax, view = similarity_heatmap(candidate, reference, layer=layer, weights=weights, ax=ax,
+                                      annot=n_c * n_r <= self.max_annotated_cells)
+        if n_c * n_r > self.max_annotated_cells:  # long texts: smaller labels and marks
+            box = ax.get_position()
+            cell = min(box.width * fig.get_figwidth() / n_r, box.height * fig.get_figheight() / n_c) * 72
+            for line in ax.lines:
+                line.set_markersize(min(line.get_markersize(), 0.9 * cell))
+                line.set_markeredgewidth(1.0)
+            for patch in ax.patches:
+                patch.set_linewidth(1.0)
             ax.tick_params(labelsize=7)
+            ax.tick_params(axis="x", labelrotation=90)
         buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=self.dpi, bbox_inches="tight",
                     pil_kwargs={"compress_level": 1})
@@ -378,7 +393,8 @@ def rank_answers(answers: list[str], reference: str, labels: list[str] | None = 
     """Score every answer against one reference; rank by BERTScore F and by BLEU.
 
     Returns a DataFrame sorted by BERTScore F (best first) with columns answer, [label],
-    BERTScore F, BLEU, ROUGE-L F, rank BERTScore, rank BLEU (1 = best; ties share the best rank).
+    BERTScore P, R, F (rescaled by default), BLEU (0-100), ROUGE-L F, rank BERTScore (by F),
+    rank BLEU (1 = best; ties share the best rank).
     """
     from .scorer import score
 
@@ -387,11 +403,15 @@ def rank_answers(answers: list[str], reference: str, labels: list[str] | None = 
         raise InputProblem("There are no answers to rank: type one answer per line.")
     reference = check_text(reference, "reference")
     layer = check_layer(layer)
-    _, _, F = score(answers, [reference] * len(answers), num_layers=layer,
+    P, R, F = score(answers, [reference] * len(answers), num_layers=layer,
                     rescale_with_baseline=rescale_with_baseline)
     df = pd.DataFrame({"answer": answers})
     if labels is not None:
+        if len(labels) != len(answers):
+            raise ValueError(f"{len(labels)} labels for {len(answers)} answers")
         df["label"] = list(labels)
+    df["BERTScore P"] = P.tolist()
+    df["BERTScore R"] = R.tolist()
     df["BERTScore F"] = F.tolist()
     df["BLEU"] = [sentence_bleu(a, reference) for a in answers]
     df["ROUGE-L F"] = [rouge_l(a, reference).fmeasure for a in answers]
@@ -449,30 +469,37 @@ def ranking_chart(df: pd.DataFrame, fig=None, title: str | None = None):
 # Reaction time (for the benchmark): one change = score + heatmap + PNG
 # ---------------------------------------------------------------------------------------------
 
-def time_reaction(n: int = 20, layer: int = DEFAULT_LAYER, widget: bool = True) -> float:
-    """Median milliseconds per change, model warm, cache bypassed.
+def time_reaction(n: int = 20, layer: int = DEFAULT_LAYER, widget: bool = True,
+                  clock: str = "wall", render: bool = True) -> float:
+    """Median milliseconds per change (score + heatmap PNG), model warm, cache bypassed.
 
-    Each change puts a new candidate into the demo (cycling through the short presets) and
-    waits for the scores and the heatmap PNG. `widget=True` goes through the widget's observer
-    (`Demo.update`: what a click costs in the kernel, browser transfer excluded); False calls
-    `analyze(..., render=True)` directly.
+    Each change puts a new (candidate, reference) pair into the demo, cycling through the four
+    short presets, as a preset click does. `widget=True` runs the widget's own update
+    (`Demo.update`: scores, heatmap PNG and HTML; the browser's transfer excluded); False calls
+    `analyze` directly. `render=False` (with widget=False) times the scores alone.
+    clock="wall" measures elapsed time; clock="cpu" this process' CPU time, which on a busy
+    shared machine estimates the idle wall time better when torch runs one thread.
     """
+    if clock not in ("wall", "cpu"):
+        raise ValueError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    now = time.perf_counter if clock == "wall" else time.process_time
     pairs = [p for name, p in PRESETS.items() if not name.startswith("Rob Halford")]
     demo = Demo(layer=layer) if widget else None
-    analyze(*pairs[0], layer=layer)  # warm-up: model, tokenizer, matplotlib
+    for pair in pairs:  # warm-up: model, tokenizer, matplotlib's font caches
+        analyze(*pair, layer=layer, render=render)
     times = []
     for i in range(n):
         cand, ref = pairs[i % len(pairs)]
         clear_cache()
-        start = time.perf_counter()
+        start = now()
         if demo is not None:  # as a preset click: both boxes filled, then one update
             demo._filling = True
             demo.candidate.value, demo.reference.value = cand, ref
             demo._filling = False
             demo.update()
         else:
-            analyze(cand, ref, layer=layer)
-        times.append((time.perf_counter() - start) * 1000)
+            analyze(cand, ref, layer=layer, render=render)
+        times.append((now() - start) * 1000)
     return statistics.median(times)
 
 
@@ -624,7 +651,9 @@ class ClassView:
             return
         self.df = df
         shown = df.assign(answer=df["answer"].map(lambda a: short(a, 70)))
-        self.table.value = shown.to_html(index=False, float_format=lambda x: f"{x:.3f}")
+        formats = {c: "{:.3f}".format for c in shown.columns if c.startswith(("BERTScore", "ROUGE"))}
+        formats["BLEU"] = "{:.1f}".format
+        self.table.value = shown.to_html(index=False, formatters=formats)
         fig = ranking_chart(df, fig=Figure(figsize=(10, 0.42 * len(df) + 1.6), dpi=72))
         buf = io.BytesIO()
         fig.savefig(buf, format="png", bbox_inches="tight")

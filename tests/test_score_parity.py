@@ -42,17 +42,20 @@ def assert_parity(ours, theirs, cands, refs, model_path, **kw):
     """≤ TOL on every pair, with one documented exception.
 
     bert-score multiplies padded similarities by 0 instead of masking them, so in a padded batch
-    a token whose best real cosine is negative (seen at layer 0) gets 0 as its best match. Its
-    score then depends on the batch. For such pairs we require (a) bert-score's batched value to
-    be the higher one and (b) our value to equal bert-score scoring that pair alone (no padding).
+    a token whose best real cosine is negative (common at layers 0 and 6 of this model, whose
+    cosines spread widely) gets 0 as its best match: its score depends on the batch. For such
+    pairs we require (a) bert-score's batched P or R to be the higher one and (b) our scores to
+    equal bert-score's for that pair scored alone (batch_size=1: no padding, no quirk).
     """
     diff = torch.stack([(a - b).abs() for a, b in zip(ours, theirs)]).amax(0)
     quirk = (diff > TOL).nonzero().flatten().tolist()
-    assert len(quirk) <= 0.02 * len(cands), f"{len(quirk)} pairs differ"
-    for i in quirk:
-        assert theirs[0][i] >= ours[0][i] - TOL and theirs[1][i] >= ours[1][i] - TOL
-        alone = bert_score.score([cands[i]], [refs[i]], model_type=model_path, **kw)
-        assert max_diff([x[i:i + 1] for x in ours], alone) <= TOL
+    assert len(quirk) <= 0.15 * len(cands), f"{len(quirk)} of {len(cands)} pairs differ"
+    if not quirk:
+        return
+    assert all(theirs[0][i] >= ours[0][i] - TOL and theirs[1][i] >= ours[1][i] - TOL for i in quirk)
+    alone = bert_score.score([cands[i] for i in quirk], [refs[i] for i in quirk],
+                             model_type=model_path, batch_size=1, **kw)
+    assert max_diff([x[quirk] for x in ours], alone) <= TOL
 
 
 @pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
@@ -62,11 +65,9 @@ def test_every_layer_matches_bert_score(pairs, model_path, layer, idf):
     ours = course_lib.score(cands, refs, num_layers=layer, idf=idf)
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf)
     assert len(ours[0]) == len(cands) >= 500
-    if layer > 0:
-        assert max_diff(ours, theirs) <= TOL
-    else:  # idf=True from all refs: the pair alone keeps the same idf dict
-        kw = dict(num_layers=0, idf=course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0]))
-        assert_parity(ours, theirs, cands, refs, model_path, **kw)
+    # idf=True: idf from all 600 references, also when bert-score scores a pair alone
+    weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights)
 
 
 @pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
@@ -77,12 +78,9 @@ def test_rescaled_matches_bert_score(pairs, model_path, layer, idf):
     ours = course_lib.score(cands, refs, num_layers=layer, idf=idf, rescale_with_baseline=True)
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf,
                               lang="en", rescale_with_baseline=True, baseline_path=path)
-    if layer > 0:
-        assert max_diff(ours, theirs) <= TOL
-    else:
-        weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
-        assert_parity(ours, theirs, cands, refs, model_path, num_layers=0, idf=weights, lang="en",
-                      rescale_with_baseline=True, baseline_path=path)
+    weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights, lang="en",
+                  rescale_with_baseline=True, baseline_path=path)
     raw = course_lib.score(cands, refs, num_layers=layer, idf=idf)
     assert max_diff(ours, raw) > 0.1  # rescaling really happened
 
@@ -105,7 +103,7 @@ def test_all_layers_at_once_matches_bert_score(pairs, model_path):
     ours = course_lib.score(cands, refs, all_layers=True)
     theirs = bert_score.score(cands, refs, model_type=model_path, all_layers=True, num_layers=6)
     assert ours[2].shape == (7, len(cands))
-    assert max_diff([x[1:] for x in ours], [x[1:] for x in theirs]) <= TOL  # layer 0: see assert_parity
+    assert max_diff([x[1:6] for x in ours], [x[1:6] for x in theirs]) <= TOL  # 0 and 6: see assert_parity
     single = course_lib.score(cands, refs, num_layers=2)
     assert max_diff([x[2] for x in ours], single) <= 1e-6
 

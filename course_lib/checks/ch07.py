@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from functools import lru_cache
 
 import torch
 
@@ -24,24 +25,33 @@ _MULTI = [
 ]
 
 
-def _wmt_cases(n: int = 6):
+@lru_cache(maxsize=None)
+def _wmt_cases(n: int = 6) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """n real WMT16 (translation, reference) pairs, one per language pair, in file order."""
     from course_lib import datasets
 
     df = datasets.wmt16().groupby("lp").head(1).head(n)
-    return df.mt.tolist(), df.ref.tolist()
+    return tuple(df.mt), tuple(df.ref)
+
+
+@lru_cache(maxsize=None)
+def _multi_expected():
+    """The 7.1 cases, their per-reference scores [pairs, 3] and course_lib's multi-reference result."""
+    import course_lib
+
+    mt, ref = _wmt_cases(4)
+    cases = _MULTI + [(mt[k], [ref[k], ref[(k + 1) % 4], mt[(k + 2) % 4]]) for k in range(4)]
+    flat_c = [c for c, group in cases for _ in group]
+    flat_r = [r for _, group in cases for r in group]
+    per_pair = torch.stack(course_lib.score(flat_c, flat_r), dim=-1)
+    want = torch.stack(course_lib.score([c for c, _ in cases], [g for _, g in cases]), dim=-1)
+    return cases, per_pair, want
 
 
 def check_7_1(multi_ref_max) -> bool:
     """multi_ref_max(per_ref [n_refs, 3]) -> [3], the P, R, F bert-score keeps for one candidate."""
-    import course_lib
-
     def test():
-        mt, ref = _wmt_cases(4)
-        cases = _MULTI + [(mt[k], [ref[k], ref[(k + 1) % 4], mt[(k + 2) % 4]]) for k in range(4)]
-        flat_c = [c for c, group in cases for _ in group]
-        flat_r = [r for _, group in cases for r in group]
-        per_pair = torch.stack(course_lib.score(flat_c, flat_r), dim=-1)       # [pairs, 3]
-        want = torch.stack(course_lib.score([c for c, _ in cases], [g for _, g in cases]), dim=-1)
+        cases, per_pair, want = _multi_expected()
         start = 0
         for (cand, group), expected in zip(cases, want):
             per_ref = per_pair[start:start + len(group)].clone()
@@ -79,7 +89,17 @@ def _batch_centred(cands, refs):
     return P, R, 2 * P * R / (P + R)
 
 
+_GAPS: dict = {}
+
+
 def _expected_gap(score_fn, cands, refs) -> float:
+    key = (score_fn, tuple(cands), tuple(refs))
+    if key not in _GAPS:
+        _GAPS[key] = _gap(score_fn, cands, refs)
+    return _GAPS[key]
+
+
+def _gap(score_fn, cands, refs) -> float:
     batch = torch.stack(score_fn(cands, refs), dim=-1)
     alone = torch.cat([torch.stack(score_fn([c], [r]), dim=-1) for c, r in zip(cands, refs)])
     return (batch - alone).abs().max().item()
@@ -94,7 +114,8 @@ def check_7_2(batch_invariance_gap) -> bool:
         scorers = {"course_lib.score": course_lib.score, "a scorer that sorts candidates and references "
                    "separately": _sorted_separately, "a scorer that centres R on the batch": _batch_centred}
         for name, fn in scorers.items():
-            got, want = batch_invariance_gap(fn, list(cands), list(refs)), _expected_gap(fn, cands, refs)
+            got = batch_invariance_gap(fn, list(cands), list(refs))
+            want = _expected_gap(fn, cands, refs)
             assert close(got, want, 1e-6), f"on {name} you return {float(got):.4f}, expected {want:.4f}"
     return run("7.2", test, "score all pairs in one call, then each pair alone (score_fn([c], [r])); "
                             "return the largest |difference| over all pairs and over P, R and F.")
@@ -124,6 +145,7 @@ def check_7_3(answer) -> bool:
                             "the `action=` of --use_fast_tokenizer in bert_score_cli/score.py.")
 
 
+@lru_cache(maxsize=None)
 def _kept_scorer_uses() -> str:
     """'first' or 'second': whose references a BERTScorer built with the first batch's references
     (as HF evaluate's wrapper builds it) uses as idf corpus when it scores a second batch."""
@@ -134,7 +156,7 @@ def _kept_scorer_uses() -> str:
     from course_lib.model import embedded_model_path, load
 
     mt, ref = _wmt_cases(6)
-    a_refs, b_cands, b_refs = ref[:3], mt[3:], ref[3:]
+    a_refs, b_cands, b_refs = list(ref[:3]), list(mt[3:]), list(ref[3:])
     scorer = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
                                    idf_sents=a_refs)
     kept = scorer.score(b_cands, b_refs)[2]

@@ -1,0 +1,438 @@
+"""Speed benchmark for issue 7: course_lib.score vs bert-score vs the bare forward pass.
+
+    make bench                                   # = .venv/bin/python tests/benchmark.py
+    .venv/bin/python tests/benchmark.py --quick  # a small subset (about 3 minutes on 2 cores)
+
+What it measures, all in one run on one machine, with the embedded model (all-MiniLM-L6-v2):
+  1. layer 4 (the default) on WMT16 pairs: course_lib.score, bert_score.score (as a user calls
+     it: it loads the model on every call), bert_score.BERTScorer.score (model loaded
+     beforehand), and the bare forward pass over the same unique sentences (fast tokenizer,
+     sorted by token length, batched, 4 layers only, inference_mode; nothing else);
+  2. the all-layer sweep (all_layers=True) on all 3,360 WMT16 pairs, both libraries;
+  3. 100,000 pairs streaming through course_lib.score (random pairs of sentences from data/,
+     as for a baseline) with its progress bar, and the peak RSS growth;
+  4. the demo's reaction time (course_lib.demo.time_reaction), if the demo exists.
+Every measurement runs in a fresh subprocess (so peak memory is its own), after a warm-up call
+on 8 pairs (model loaded, kernels ready); the runs are interleaved and repeated, and the
+table gives medians. Wall-clock seconds are what a user waits; CPU seconds (this process) are
+reported too because on a shared machine they are less disturbed by other work.
+
+A full run (without --quick) rewrites the block between <!-- BENCHMARK:START --> and
+<!-- BENCHMARK:END --> in README.md (or writes figures/benchmark.md when README has no
+markers). --quick prints only, unless --write is given. It is not a pytest test (its name does
+not start with test_).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START, END = "<!-- BENCHMARK:START -->", "<!-- BENCHMARK:END -->"
+ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+TARGETS = {"vs_bert": 2.0, "vs_bert_all": 3.0, "vs_bare": 1.25, "stream_mb": 1536}
+WARMUP = 8
+
+
+# --------------------------------------------------------------------------------------------
+# inputs (deterministic)
+# --------------------------------------------------------------------------------------------
+def wmt_pairs(n: int | None):
+    """n WMT16 (mt, ref) pairs in a fixed shuffled order (all 3,360 when n is None)."""
+    from course_lib import datasets
+
+    df = datasets.wmt16()
+    if n is not None:
+        df = df.sample(frac=1.0, random_state=0).head(n)
+    return df["mt"].tolist(), df["ref"].tolist()
+
+
+def stream_pairs(n: int):
+    """n random pairs of two different sentences from the course's sentence pool (WMT16
+    references, STS-B, PAWS: about 28k unique sentences), as when computing a baseline."""
+    from course_lib import datasets
+    from course_lib.baseline import random_pairs
+
+    return random_pairs(datasets.baseline_corpus(), n, seed=0)
+
+
+# --------------------------------------------------------------------------------------------
+# memory
+# --------------------------------------------------------------------------------------------
+def rss_bytes() -> int:
+    try:
+        import psutil
+
+        return psutil.Process().memory_info().rss
+    except ImportError:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def max_rss_bytes() -> int:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+class PeakRSS:
+    """Peak resident memory of this process while the block runs: the OS high-water mark when
+    the block raised it, else the highest of samples taken every 5 ms."""
+
+    def __enter__(self):
+        self.before, self.high_before, self.sampled = rss_bytes(), max_rss_bytes(), 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def _sample(self):
+        while not self._stop.wait(0.005):
+            self.sampled = max(self.sampled, rss_bytes())
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        high = max_rss_bytes()
+        peak = high if high > self.high_before else max(self.sampled, rss_bytes())
+        self.growth_mb = max(0, peak - self.before) / 2**20
+
+
+# --------------------------------------------------------------------------------------------
+# one measurement (runs in a subprocess)
+# --------------------------------------------------------------------------------------------
+def bare_forward(cands, refs, layer: int, batch_size: int, max_tokens: int):
+    """The limit of the design: tokenize the unique sentences (fast tokenizer), sort them by
+    token length, batch them (same token budget as course_lib), run the model's first `layer`
+    layers under inference_mode. No matching, no bookkeeping. Returns a callable -> tokens."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    from course_lib.model import embedded_model_path, pick_device
+
+    path = str(embedded_model_path())
+    tokenizer = AutoTokenizer.from_pretrained(path, use_fast=True)
+    device = pick_device()
+    model = AutoModel.from_pretrained(path).eval().to(device)
+    model.encoder.layer = model.encoder.layer[:layer]
+
+    def run():
+        unique = list(dict.fromkeys(cands + refs))
+        ids = tokenizer([s.strip() for s in unique], truncation=True, max_length=512)["input_ids"]
+        ids.sort(key=len, reverse=True)
+        with torch.inference_mode():
+            i = 0
+            while i < len(ids):
+                n = max(1, min(batch_size, max_tokens // len(ids[i])))
+                batch = ids[i:i + n]
+                x = torch.zeros(len(batch), len(batch[0]), dtype=torch.long)
+                mask = torch.zeros_like(x)
+                for row, seq in enumerate(batch):
+                    x[row, :len(seq)] = torch.tensor(seq)
+                    mask[row, :len(seq)] = 1
+                model(input_ids=x.to(device), attention_mask=mask.to(device))
+                i += n
+        return sum(map(len, ids))
+
+    return run
+
+
+def worker(task: dict) -> dict:
+    import torch
+
+    kind, n, layer = task["kind"], task.get("pairs"), task.get("layer", 4)
+    all_layers = task.get("all_layers", False)
+    out = {"kind": kind}
+    if kind == "demo":
+        from course_lib import demo
+
+        out["widget_ms"] = demo.time_reaction(n=task["n"])
+        out["scores_ms"] = demo.time_reaction(n=task["n"], widget=False, render=False)
+        return out
+    cands, refs = stream_pairs(n) if task.get("stream") else wmt_pairs(n)
+    out["pairs"] = len(cands)
+    from course_lib.embeddings import MAX_BATCH_TOKENS
+    from course_lib.model import embedded_model_path
+
+    path = str(embedded_model_path())
+    bert_kw = dict(model_type=path, num_layers=6 if all_layers else layer, all_layers=all_layers)
+    if kind == "course":
+        import course_lib
+
+        course_lib.score(cands[:WARMUP], refs[:WARMUP], num_layers=layer, all_layers=all_layers)
+        call = lambda: course_lib.score(cands, refs, num_layers=layer, all_layers=all_layers,  # noqa: E731
+                                        verbose=task.get("stream", False))
+    elif kind == "bert_score":
+        import bert_score
+
+        bert_score.score(cands[:WARMUP], refs[:WARMUP], **bert_kw)
+        call = lambda: bert_score.score(cands, refs, **bert_kw)  # noqa: E731
+    elif kind == "bertscorer":
+        import bert_score
+
+        scorer = bert_score.BERTScorer(**bert_kw)
+        scorer.score(cands[:WARMUP], refs[:WARMUP])
+        call = lambda: scorer.score(cands, refs)  # noqa: E731
+    elif kind == "bare":
+        bare_forward(cands[:WARMUP], refs[:WARMUP], layer, 64, MAX_BATCH_TOKENS)()
+        call = bare_forward(cands, refs, layer, 64, MAX_BATCH_TOKENS)
+    else:
+        raise ValueError(kind)
+    with PeakRSS() as mem:
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        result = call()
+        out["wall"], out["cpu"] = time.perf_counter() - wall0, time.process_time() - cpu0
+    out["peak_mb"] = mem.growth_mb
+    out["threads"] = torch.get_num_threads()
+    out["device"] = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "cpu"
+    if kind == "bare":
+        out["tokens"] = result
+        out["sentences"] = len(set(cands + refs))
+    elif not task.get("stream"):
+        out["prf"] = torch.stack(result, dim=-1).tolist()  # for the parity column
+    else:
+        out["finite"] = bool(torch.isfinite(torch.stack(result)).all())
+    return out
+
+
+def run_worker(task: dict, show_stderr: bool = False) -> dict:
+    env = {**os.environ, **ENV}
+    proc = subprocess.run([sys.executable, __file__, "--worker", json.dumps(task)], cwd=ROOT, env=env,
+                          stdout=subprocess.PIPE, stderr=None if show_stderr else subprocess.PIPE,
+                          text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr or "")
+        raise RuntimeError(f"benchmark worker failed: {task}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# --------------------------------------------------------------------------------------------
+# the report
+# --------------------------------------------------------------------------------------------
+def median(runs, key):
+    return statistics.median(r[key] for r in runs)
+
+
+def max_diff(a, b, first_layer: int = 0):
+    import torch
+
+    a, b = torch.tensor(a), torch.tensor(b)
+    if a.dim() == 3:  # [layers, pairs, 3]
+        a, b = a[first_layer:], b[first_layer:]
+    return (a - b).abs().max().item()
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    import bert_score
+    import torch
+    import transformers
+
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "torch": torch.__version__, "transformers": transformers.__version__,
+            "bert_score": bert_score.__version__, "os": platform.system()}
+
+
+def load_average() -> str:
+    try:
+        return f"{os.getloadavg()[0]:.1f}"
+    except (AttributeError, OSError):
+        return "n/a"
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**not met**"
+
+
+def row(name, runs, pairs, ref=None):
+    wall, cpu, mb = median(runs, "wall"), median(runs, "cpu"), median(runs, "peak_mb")
+    ratio = "" if ref is None else f"{wall / ref:.2f}×"
+    return f"| {name} | {wall:.2f} | {cpu:.2f} | {pairs / wall:,.0f} | {mb:,.0f} | {ratio} |"
+
+
+def report(args, info, res, loads) -> str:
+    threads = res["course"][0]["threads"]
+    device = res["course"][0]["device"]
+    lines = [
+        "## Performance",
+        "",
+        f"`make bench{' --quick' if args.quick else ''}` ({datetime.date.today().isoformat()}): "
+        f"{info['cpu']}, {info['cores']} cores, torch {info['torch']} with {threads} threads, "
+        f"device {device}; transformers {info['transformers']}, bert-score {info['bert_score']}, "
+        f"Python {info['python']}. Load average (1 min) {loads[0]} at the start, {loads[1]} at the "
+        "end: other work on the machine slows every row alike, which the ratios mostly cancel. "
+        f"Medians of {args.repeats} interleaved runs, each in a fresh process with the model loaded "
+        "and warm; time in seconds (wall = what you wait; CPU = this process only); peak memory = "
+        "growth of the resident set during the call.",
+        "",
+    ]
+    c, b, s, f = res["course"], res["bert_score"], res["bertscorer"], res["bare"]
+    n = c[0]["pairs"]
+    cw = median(c, "wall")
+    lines += [
+        f"**Default layer 4, {n:,} WMT16 pairs** ({f[0]['sentences']:,} unique sentences, "
+        f"{f[0]['tokens']:,} tokens):",
+        "",
+        "| | wall s | CPU s | pairs/s | peak MB | × course_lib's wall |",
+        "|---|---:|---:|---:|---:|---:|",
+        row("`course_lib.score`", c, n, cw),
+        row("`bert_score.score` (loads the model each call)", b, n, cw),
+        row("`bert_score.BERTScorer.score` (model loaded before)", s, n, cw),
+        row("bare forward pass (tokenize + 4 layers, unique sentences)", f, n, cw),
+        "",
+    ]
+    vs_bert, vs_scorer = median(b, "wall") / cw, median(s, "wall") / cw
+    vs_bare = cw / median(f, "wall")
+    cpu_bert, cpu_bare = median(b, "cpu") / median(c, "cpu"), median(c, "cpu") / median(f, "cpu")
+    diff = max_diff(c[0]["prf"], b[0]["prf"])
+    lines += [
+        f"- course_lib is **{vs_bert:.2f}×** as fast as `bert_score.score` (CPU time: {cpu_bert:.2f}×; "
+        f"target ≥ {TARGETS['vs_bert']}×: {verdict(vs_bert >= TARGETS['vs_bert'])}), "
+        f"{vs_scorer:.2f}× as fast as a preloaded `BERTScorer`.",
+        f"- course_lib takes **{vs_bare:.2f}×** the bare forward pass (CPU time: {cpu_bare:.2f}×; "
+        f"target ≤ {TARGETS['vs_bare']}×: {verdict(vs_bare <= TARGETS['vs_bare'])}).",
+        f"- Same numbers: max |ΔP|, |ΔR|, |ΔF| against bert-score on these pairs = {diff:.1e}.",
+        "",
+    ]
+    if "course_all" in res:
+        ca, ba = res["course_all"], res["bert_all"]
+        na = ca[0]["pairs"]
+        ratio = median(ba, "wall") / median(ca, "wall")
+        diff = max_diff(ca[0]["prf"], ba[0]["prf"], first_layer=1)
+        lines += [
+            f"**All layers at once (`all_layers=True`, layers 0–6), {na:,} WMT16 pairs:**",
+            "",
+            "| | wall s | CPU s | pairs/s | peak MB | × course_lib's wall |",
+            "|---|---:|---:|---:|---:|---:|",
+            row("`course_lib.score(all_layers=True)`", ca, na, median(ca, "wall")),
+            row("`bert_score.score(all_layers=True)`", ba, na, median(ca, "wall")),
+            "",
+            f"- course_lib is **{ratio:.2f}×** as fast (CPU time: "
+            f"{median(ba, 'cpu') / median(ca, 'cpu'):.2f}×; target ≥ {TARGETS['vs_bert_all']}×: "
+            f"{verdict(ratio >= TARGETS['vs_bert_all'])}); max |Δ| on layers 1–6 = {diff:.1e} "
+            "(layer 0: bert-score's padding quirk, see Differences above).",
+            "",
+        ]
+    if "stream" in res:
+        st = res["stream"][0]
+        ok = st["peak_mb"] <= TARGETS["stream_mb"]
+        lines += [
+            f"**Streaming {st['pairs']:,} pairs** (random pairs of sentences from data/, layer 4, "
+            f"`verbose=True` for the progress bar): {st['wall']:.0f} s wall "
+            f"({st['pairs'] / st['wall']:,.0f} pairs/s), {st['cpu']:.0f} s CPU, peak RSS growth "
+            f"**{st['peak_mb']:,.0f} MB** (target ≤ 1.5 GB: {verdict(ok)}); all scores finite: "
+            f"{'yes' if st['finite'] else '**no**'}.",
+            "",
+        ]
+    if "demo" in res:
+        d = res["demo"][0]
+        lines += [
+            f"**Demo reaction time** (`course_lib.demo.time_reaction`, median of "
+            f"{args.demo_changes} changes): {d['widget_ms']:.0f} ms per change (score + heatmap "
+            f"PNG in the widget), of which scoring alone {d['scores_ms']:.0f} ms.",
+            "",
+        ]
+    lines += [
+        "How: the fast (Rust) tokenizer, where it gives bert-score's exact ids (tested on every "
+        "text in data/); each unique sentence embedded once; sentences sorted by token length and "
+        "batched by a token budget; only the layers needed are run, under `inference_mode`; token "
+        "vectors kept packed without padding; matching on length-sorted batches gathered from them; "
+        "long inputs stream in chunks sized by memory. Rerun: `make bench` (about 15 minutes on 2 "
+        "cores), or `.venv/bin/python tests/benchmark.py --quick`.",
+    ]
+    return "\n".join(lines)
+
+
+def write_block(text: str) -> Path:
+    readme = ROOT / "README.md"
+    block = f"{START}\n{text}\n{END}"
+    if readme.is_file():
+        content = readme.read_text()
+        if START in content and END in content:
+            head, rest = content.split(START, 1)
+            readme.write_text(head + block + rest.split(END, 1)[1])
+            return readme
+    target = ROOT / "figures" / "benchmark.md"
+    target.parent.mkdir(exist_ok=True)
+    target.write_text(block + "\n")
+    return target
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small inputs, one run each, prints only")
+    parser.add_argument("--write", action="store_true", help="with --quick: still rewrite the README block")
+    parser.add_argument("--repeats", type=int, default=None, help="runs per measurement (default 3; quick 1)")
+    parser.add_argument("--pairs", type=int, default=None, help="layer-4 pairs (default 2000; quick 500)")
+    parser.add_argument("--all-pairs", type=int, default=None, help="all-layer pairs (default all 3360; quick 400)")
+    parser.add_argument("--stream", type=int, default=None, help="streaming pairs (default 100000; quick 10000)")
+    parser.add_argument("--demo-changes", type=int, default=None, help="demo changes timed (default 20; quick 5)")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["all-layers", "stream", "demo"])
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(json.loads(args.worker))))
+        return
+    q = args.quick
+    args.repeats = args.repeats or (1 if q else 3)
+    args.pairs = args.pairs or (500 if q else 2000)
+    args.all_pairs = args.all_pairs or (400 if q else None)
+    args.stream = args.stream or (10_000 if q else 100_000)
+    args.demo_changes = args.demo_changes or (5 if q else 20)
+
+    info = machine()
+    loads = [load_average()]
+    print(f"{info['cpu']}, {info['cores']} cores; load average {loads[0]}", file=sys.stderr)
+    res: dict[str, list] = {}
+
+    def measure(key, task, show_stderr=False):
+        out = run_worker(task, show_stderr)
+        res.setdefault(key, []).append(out)
+        extra = f", peak {out['peak_mb']:,.0f} MB" if "peak_mb" in out else ""
+        timing = f"{out['wall']:.2f} s wall, {out['cpu']:.2f} s CPU" if "wall" in out else json.dumps(out)
+        print(f"  {key:<11} {timing}{extra}", file=sys.stderr, flush=True)
+
+    for r in range(args.repeats):
+        print(f"layer 4, {args.pairs} pairs: run {r + 1}/{args.repeats}", file=sys.stderr)
+        for key in ("course", "bert_score", "bertscorer", "bare"):
+            measure(key, {"kind": key, "pairs": args.pairs})
+    if "all-layers" not in args.skip:
+        for r in range(args.repeats):
+            print(f"all layers: run {r + 1}/{args.repeats}", file=sys.stderr)
+            for key, kind in (("course_all", "course"), ("bert_all", "bert_score")):
+                measure(key, {"kind": kind, "pairs": args.all_pairs, "all_layers": True})
+    if "stream" not in args.skip:
+        print(f"streaming {args.stream:,} pairs", file=sys.stderr)
+        measure("stream", {"kind": "course", "pairs": args.stream, "stream": True}, show_stderr=True)
+    if "demo" not in args.skip:
+        try:
+            import course_lib.demo as demo
+
+            if hasattr(demo, "time_reaction"):
+                measure("demo", {"kind": "demo", "n": args.demo_changes})
+        except ImportError:
+            pass
+    loads.append(load_average())
+    text = report(args, info, res, loads)
+    print(text)
+    if not q or args.write:
+        print(f"\nwritten to {write_block(text).relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Chapter 07's exercise checkers: pass on the notebook's solutions, fail on stubs and planted bugs."""
+from pathlib import Path
+
+import nbformat
+import pytest
+import torch
+
+from course_lib.checks import ch07
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "07_reference_library.ipynb"
+
+
+def solution(marker: str) -> dict:
+    """Execute the notebook's code cell containing `marker`; return the names it defines."""
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
+    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
+    namespace: dict = {"torch": torch}
+    exec(compile(cells[0], f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
+    return namespace
+
+
+def stub(*args):
+    raise NotImplementedError()
+
+
+def passes(check, answer, capsys) -> bool:
+    result = check(answer)
+    out = capsys.readouterr().out
+    assert out.startswith("✅" if result else "❌"), out  # one clear line, no traceback
+    return result
+
+
+# ------------------------------------------------------------------ planted wrong answers
+
+def best_f_row(per_ref):  # the reference with the best F, all three of its numbers
+    return per_ref[per_ref[:, 2].argmax()]
+
+
+def mean_over_references(per_ref):
+    return per_ref.mean(dim=0)
+
+
+def max_over_wrong_axis(per_ref):  # max over P, R, F of each reference
+    return per_ref.max(dim=1).values
+
+
+def f_of_max_p_and_r(per_ref):  # recomputes F from the best P and R instead of taking the best F
+    p, r = per_ref[:, 0].max(), per_ref[:, 1].max()
+    return torch.stack([p, r, 2 * p * r / (p + r)])
+
+
+def _stacked(scores):
+    return torch.stack(scores, dim=-1)
+
+
+def gap_batch_vs_batch(score_fn, cands, refs):  # never scores a pair alone: always 0
+    return (_stacked(score_fn(cands, refs)) - _stacked(score_fn(cands, refs))).abs().max().item()
+
+
+def gap_first_pair_only(score_fn, cands, refs):
+    batch = _stacked(score_fn(cands, refs))
+    return (batch[0] - _stacked(score_fn(cands[:1], refs[:1]))[0]).abs().max().item()
+
+
+def gap_mean(score_fn, cands, refs):  # mean instead of max
+    batch = _stacked(score_fn(cands, refs))
+    alone = torch.cat([_stacked(score_fn([c], [r])) for c, r in zip(cands, refs)])
+    return (batch - alone).abs().mean().item()
+
+
+def gap_f_only(score_fn, cands, refs):  # ignores P and R
+    batch = score_fn(cands, refs)[2]
+    alone = torch.cat([score_fn([c], [r])[2] for c, r in zip(cands, refs)])
+    return (batch - alone).abs().max().item()
+
+
+# ------------------------------------------------------------------ 7.1
+
+def test_7_1_solution_passes(capsys):
+    assert passes(ch07.check_7_1, solution("def multi_ref_max")["multi_ref_max"], capsys)
+
+
+@pytest.mark.parametrize("wrong", [stub, best_f_row, mean_over_references, max_over_wrong_axis,
+                                   f_of_max_p_and_r], ids=lambda f: f.__name__)
+def test_7_1_rejects(wrong, capsys):
+    assert not passes(ch07.check_7_1, wrong, capsys)
+
+
+# ------------------------------------------------------------------ 7.2
+
+def test_7_2_solution_passes(capsys):
+    assert passes(ch07.check_7_2, solution("def batch_invariance_gap")["batch_invariance_gap"], capsys)
+
+
+@pytest.mark.parametrize("wrong", [stub, gap_batch_vs_batch, gap_first_pair_only, gap_mean, gap_f_only],
+                         ids=lambda f: f.__name__)
+def test_7_2_rejects(wrong, capsys):
+    assert not passes(ch07.check_7_2, wrong, capsys)
+
+
+def test_7_2_buggy_scorers_really_are_batch_dependent():
+    cands, refs = ch07._wmt_cases(6)
+    import course_lib
+
+    assert ch07._expected_gap(course_lib.score, cands, refs) <= 1e-5
+    assert ch07._expected_gap(ch07._sorted_separately, cands, refs) > 0.05
+    assert ch07._expected_gap(ch07._batch_centred, cands, refs) > 0.05
+
+
+# ------------------------------------------------------------------ 7.3 - 7.5 (questions)
+
+def test_7_3(capsys):
+    assert passes(ch07.check_7_3, solution("answer_7_3 = None")["answer_7_3"], capsys)
+    for wrong in (None, "slow", "", 3):
+        assert not passes(ch07.check_7_3, wrong, capsys)
+
+
+def test_7_4(capsys):
+    assert passes(ch07.check_7_4, solution("answer_7_4 = None")["answer_7_4"], capsys)
+    for wrong in (None, "second", "both"):
+        assert not passes(ch07.check_7_4, wrong, capsys)
+
+
+def test_7_5(capsys):
+    right = solution("answer_7_5 = {")["answer_7_5"]
+    assert passes(ch07.check_7_5, right, capsys)
+    template = dict.fromkeys(right)
+    assert not passes(ch07.check_7_5, template, capsys)
+    for key, value in [("custom_baseline", True), ("fast_tokenizer", False), ("idf", True), ("layer", 24)]:
+        assert not passes(ch07.check_7_5, {**right, key: value}, capsys)
+    assert not passes(ch07.check_7_5, "roberta-large", capsys)

@@ -1,0 +1,192 @@
+"""Chapter 08: course_lib.correlation against scipy, and the exercise checkers (pass on the notebook's
+solutions, fail on stubs and on planted wrong answers)."""
+import ast
+from collections import Counter
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from course_lib import correlation
+from course_lib.checks import ch08
+
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_human_agreement.ipynb"
+
+
+def solution(marker: str, name: str):
+    """The function `name` defined in the notebook's code cell containing `marker` (only the cell's
+    imports and definitions are executed, not the lines that use the notebook's data)."""
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
+    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
+    tree = ast.parse(cells[0])
+    tree.body = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.Import, ast.ImportFrom))]
+    namespace = {"np": np, "pd": pd}
+    exec(compile(tree, f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
+    return namespace[name]
+
+
+def stub(*args, **kwargs):
+    raise NotImplementedError()
+
+
+def passes(check, *answer, capsys) -> bool:
+    result = check(*answer)
+    out = capsys.readouterr().out
+    assert out.startswith("✅" if result else "❌"), out  # one clear line, no traceback
+    assert out.count("\n") == 1, out
+    return result
+
+
+# ------------------------------------------------------------------ course_lib.correlation vs scipy
+
+@pytest.fixture(scope="module")
+def frame():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"g": np.repeat(["x", "y", "z"], 30), "a": rng.normal(size=90)})
+    df["b"] = rng.normal(size=90)
+    df["h"] = df["a"] + rng.normal(size=90) + np.repeat([0, 5, -5], 30)
+    return df
+
+
+@pytest.mark.parametrize("method, fn", [("pearson", stats.pearsonr), ("spearman", stats.spearmanr),
+                                        ("kendall", stats.kendalltau)])
+def test_correlations_per_group_equal_scipy(frame, method, fn):
+    table = correlation.correlations(frame, ["a", "b"], "h", by="g", method=method)
+    assert list(table.index) == ["x", "y", "z"] and list(table.columns) == ["a", "b"]
+    for g, part in frame.groupby("g"):
+        for m in ("a", "b"):
+            assert table.loc[g, m] == pytest.approx(fn(part[m], part["h"]).statistic, abs=1e-12)
+    pooled = correlation.correlations(frame, ["a"], "h", method=method)
+    assert pooled.loc["all", "a"] == pytest.approx(fn(frame["a"], frame["h"]).statistic, abs=1e-12)
+    with pytest.raises(ValueError):
+        correlation.correlations(frame, ["a"], "h", method="cosine")
+
+
+@pytest.mark.parametrize("method", ["pearson", "spearman", "kendall"])
+def test_bootstrap_difference(method):
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(size=80), rng.normal(size=80)
+    h = a + rng.normal(size=80)
+    fn = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[method]
+    d = correlation.bootstrap_difference(h, a, b, method=method, n_resamples=300, seed=1)
+    assert d.delta == pytest.approx(fn(a, h).statistic - fn(b, h).statistic, abs=1e-12)
+    assert d.low < d.delta < d.high and d.significant  # a drives h, b is noise
+    again = correlation.bootstrap_difference(h, a, b, method=method, n_resamples=300, seed=1)
+    assert (again.low, again.high) == (d.low, d.high)  # reproducible
+    same = correlation.bootstrap_difference(h, a, a, method=method, n_resamples=300, seed=1)
+    assert same.delta == 0 and not same.significant
+    with pytest.raises(ValueError):
+        correlation.bootstrap_difference(h, a, b[:-1])
+
+
+def _auc_by_counting(scores, labels):
+    """Independent reference: every (positive, negative) pair, ties count 1/2."""
+    pos = [s for s, y in zip(scores, labels) if y == 1]
+    neg = [s for s, y in zip(scores, labels) if y == 0]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+def test_roc_auc_equals_pair_counting():
+    for scores, labels in ch08._auc_cases():
+        assert correlation.roc_auc(scores, labels) == pytest.approx(_auc_by_counting(scores, labels), abs=1e-12)
+    assert correlation.roc_auc([1, 2, 3, 4], [0, 0, 1, 1]) == 1.0
+    assert correlation.roc_auc([1, 2, 3, 4], [1, 1, 0, 0]) == 0.0
+    with pytest.raises(ValueError):
+        correlation.roc_auc([1, 2], [1, 1])
+
+
+def test_summary_and_system_level_equal_scipy_loops():
+    rng = np.random.default_rng(3)
+    df = pd.DataFrame({"doc_id": np.repeat(np.arange(6), 5), "system": np.tile(list("ABCDE"), 6),
+                       "m": rng.normal(size=30)})
+    df["q"] = df["m"] + rng.normal(size=30)
+    df.loc[df.doc_id == 0, "q"] = 3.0  # constant ratings for one document: left out of the mean
+    table = correlation.summary_level(df, ["m"], ["q"], method="kendall")
+    per_doc = [stats.kendalltau(g["m"], g["q"]).statistic for d, g in df.groupby("doc_id") if d != 0]
+    assert table.loc["m", "q"] == pytest.approx(np.mean(per_doc), abs=1e-12)
+    means = df.groupby("system")[["m", "q"]].mean()
+    system = correlation.system_level(df, ["m"], ["q"], method="spearman")
+    assert system.loc["m", "q"] == pytest.approx(stats.spearmanr(means["m"], means["q"]).statistic, abs=1e-12)
+
+
+# ------------------------------------------------------------------ planted wrong answers
+
+def pooled_pearson(df, metric, human="human_z", by="lp"):  # ignores the groups
+    r = df[metric].corr(df[human])
+    return pd.Series(r, index=sorted(df[by].unique()))
+
+
+def spearman_by_pair(df, metric, human="human_z", by="lp"):
+    return df.groupby(by).apply(lambda g: g[metric].corr(g[human], method="spearman"), include_groups=False)
+
+
+def always_lp(df, metric, human="human_z", by="lp"):  # hard-codes the WMT column names
+    return df.groupby("lp").apply(lambda g: g[metric].corr(g["human_z"]), include_groups=False)
+
+
+def best_layer_position(table):
+    return int(np.argmax(table.mean(axis=0).to_numpy()))
+
+
+def best_layer_global_max(table):
+    return int(table.max(axis=0).idxmax())
+
+
+def best_layer_most_wins(table):
+    return Counter(table.idxmax(axis=1)).most_common(1)[0][0]
+
+
+def worst_layer(table):
+    return int(table.mean(axis=0).idxmin())
+
+
+def auc_unnormalised(scores, labels):
+    return stats.mannwhitneyu(scores[labels == 1], scores[labels == 0]).statistic
+
+
+def auc_swapped(scores, labels):
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    return stats.mannwhitneyu(neg, pos).statistic / (len(pos) * len(neg))
+
+
+def auc_ignoring_ties(scores, labels):
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    return (pos[:, None] > neg[None, :]).mean()
+
+
+def accuracy_at_median(scores, labels):
+    return ((scores > np.median(scores)) == labels).mean()
+
+
+CODE_CASES = [
+    ("def pearson_by_pair", "pearson_by_pair", ch08.check_8_1, [pooled_pearson, spearman_by_pair, always_lp]),
+    ("def best_layer", "best_layer", ch08.check_8_2,
+     [best_layer_position, best_layer_global_max, best_layer_most_wins, worst_layer]),
+    ("def auc", "auc", ch08.check_8_3, [auc_unnormalised, auc_swapped, auc_ignoring_ties, accuracy_at_median]),
+]
+
+
+@pytest.mark.parametrize("marker, name, check, wrong", CODE_CASES, ids=[c[1] for c in CODE_CASES])
+def test_code_exercise(marker, name, check, wrong, capsys):
+    assert passes(check, solution(marker, name), capsys=capsys)
+    assert not passes(check, stub, capsys=capsys)
+    for bad in wrong:
+        assert not passes(check, bad, capsys=capsys), bad.__name__
+
+
+def test_question_8_4(capsys):
+    table = pd.DataFrame({"relevance": [0.5, 0.4], "consistency": [0.1, 0.0], "fluency": [0.3, 0.2],
+                          "coherence": [0.3, 0.3]}, index=["ROUGE-1", "BERTScore F"])
+    assert passes(ch08.check_8_4, "consistency", table, capsys=capsys)
+    assert passes(ch08.check_8_4, " Consistency", table, capsys=capsys)
+    for wrong in (None, "fluency", "relevance"):
+        assert not passes(ch08.check_8_4, wrong, table, capsys=capsys)
+    # the expected answer comes from the table, not from a fixed string
+    flipped = table.rename(columns={"consistency": "fluency", "fluency": "consistency"})
+    assert passes(ch08.check_8_4, "fluency", flipped, capsys=capsys)
+    assert not passes(ch08.check_8_4, "consistency", flipped, capsys=capsys)
