@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import statistics
 import time
 from collections import OrderedDict
@@ -28,9 +29,9 @@ from matplotlib.figure import Figure
 from . import datasets
 from .baseline import default_baseline_path, layer_baseline, rescale
 from .bleu import sentence_bleu
+from .embeddings import tokens
 from .idf import idf_weights
 from .model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
-from .embeddings import tokens
 from .plots import PairView, similarity_heatmap
 from .rouge import rouge_l
 
@@ -38,29 +39,20 @@ from .rouge import rouge_l
 # Presets: the chapters' running examples, as (candidate, reference)
 # ---------------------------------------------------------------------------------------------
 
-HALFORD_QUESTION = "Who is Rob Halford?"
-# The example of the RAG blog post in the reading list (one expected answer, three candidates:
-# right, wrong but still a musician, entirely wrong).
-HALFORD_REFERENCE = (
-    "Rob Halford is known as the singer of the famous metal band Judas Priest. With his distinctive "
-    "voice and energetic performances, he has become a legend in the world of metal. His "
-    "contributions were crucial in shaping the style and image of heavy metal, inspiring many "
-    "musicians over the years.")
-HALFORD_CANDIDATES = {
-    "metal singer (right)": (
-        "Rob Halford is the lead vocalist of the heavy metal band Judas Priest. He is widely "
-        "recognized for his powerful voice and stage presence, becoming an iconic figure in the "
-        "metal genre. Throughout his career, Halford has helped define the sound and aesthetics of "
-        "heavy metal, influencing countless bands and artists."),
-    "jazz trumpeter (wrong)": (
-        "Rob Halford is a jazz musician famous for playing the trumpet in various jazz bands. He is "
-        "best known for his smooth melodies and improvisation skills, which have made him a "
-        "renowned figure in the jazz world."),
-    "English outlaw (wrong)": (
-        "Rob Halford was an English outlaw and folk hero, best known for robbing from the rich and "
-        "giving to the poor. He became a legendary figure in medieval England, often associated "
-        "with Sherwood Forest and his band of Merry Men."),
-}
+HALFORD_FILE = datasets.DATA / "rag_halford" / "halford.json"
+
+
+def halford() -> dict:
+    """The RAG blog post's example (data/rag_halford/halford.json, see its PROVENANCE.md): the
+    question, the expected answer, and three candidates (right; wrong but a musician; all wrong)."""
+    return json.loads(HALFORD_FILE.read_text())
+
+
+_HALFORD = halford()
+_HALFORD_NAMES = {1: "metal singer (right)", 2: "jazz trumpeter (wrong)", 3: "English outlaw (wrong)"}
+HALFORD_QUESTION = _HALFORD["question"]
+HALFORD_REFERENCE = _HALFORD["expected_answer"]
+HALFORD_CANDIDATES = {_HALFORD_NAMES[c["id"]]: c["text"] for c in _HALFORD["candidates"]}
 
 PRESETS: dict[str, tuple[str, str]] = {
     "lawyer / attorney": ("The attorney filed the legal brief.",
@@ -417,7 +409,9 @@ def rank_answers(answers: list[str], reference: str, labels: list[str] | None = 
     df["ROUGE-L F"] = [rouge_l(a, reference).fmeasure for a in answers]
     df["rank BERTScore"] = df["BERTScore F"].rank(ascending=False, method="min").astype(int)
     df["rank BLEU"] = df["BLEU"].rank(ascending=False, method="min").astype(int)
-    return df.sort_values(["rank BERTScore", "rank BLEU"], kind="stable").reset_index(drop=True)
+    df = df.sort_values(["rank BERTScore", "rank BLEU"], kind="stable").reset_index(drop=True)
+    df.attrs["rescaled"] = bool(rescale_with_baseline)
+    return df
 
 
 def class_set_table() -> pd.DataFrame:
@@ -450,7 +444,8 @@ def ranking_chart(df: pd.DataFrame, fig=None, title: str | None = None):
     y = list(range(len(df)))
     for ax, column in zip(axes, ["BERTScore F", "BLEU"]):
         ax.barh(y, df[column], color=colors)
-        ax.set_xlabel(column + (" (0–100)" if column == "BLEU" else ""))
+        note = {"BLEU": " (0–100)", "BERTScore F": " (rescaled)" if df.attrs.get("rescaled") else ""}
+        ax.set_xlabel(column + note[column])
         for yi, (v, r) in enumerate(zip(df[column], df[f"rank {column.split()[0]}"])):
             ax.text(v, yi, f" #{r}", va="center", fontsize=8)
         ax.margins(x=0.15)
@@ -532,10 +527,12 @@ class Demo:
                                     description="Reference", layout=box, continuous_update=False)
         self.layer = w.IntSlider(value=layer, min=0, max=num_layers_of(model), description="Layer",
                                  continuous_update=False)
-        self.idf = w.Checkbox(value=False, description="idf weights from", indent=False)
+        self.idf = w.Checkbox(value=False, description="idf weights from", indent=False,
+                              layout=w.Layout(width="auto", margin="0 0 0 2em"))
         self.corpus = w.Dropdown(options=list(IDF_CORPORA), value=list(IDF_CORPORA)[0],
                                  layout=w.Layout(width="13em"))
-        self.rescale = w.Checkbox(value=False, description="rescale with baseline", indent=False)
+        self.rescale = w.Checkbox(value=False, description="rescale with baseline", indent=False,
+                                  layout=w.Layout(width="auto", margin="0 0 0 2em"))
         self.message = w.HTML()
         self.image = w.Image(format="png", layout=w.Layout(max_width="640px"))
         self.scores = w.HTML()

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -30,12 +29,16 @@ CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOT = ROOT / "figures" / "demo_screenshot.png"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-NEW_CANDIDATE = "A banana is a long yellow fruit."
+NEW_CANDIDATE = "A lawyer handed in the court papers."
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="browser test of the demo skipped: /usr/bin/chromium is missing "
            "(install Debian's chromium: apt-get update && apt-get install -y chromium)")
+
+
+pytest.importorskip("playwright", reason="browser test of the demo skipped: the playwright package "
+                                          "is missing (pip install -r requirements.txt)")
 
 
 def free_port() -> int:
@@ -65,7 +68,11 @@ def lab(tmp_path):
     """A JupyterLab server over a temporary copy of the demo notebook; yields (base url, token)."""
     root = tmp_path / "notebooks"
     root.mkdir()
-    shutil.copy(ROOT / "notebooks" / "demo.ipynb", root / "demo.ipynb")
+    nb = json.loads((ROOT / "notebooks" / "demo.ipynb").read_text())
+    for cell in nb["cells"]:  # start from a clean notebook: every output seen comes from this run
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    (root / "demo.ipynb").write_text(json.dumps(nb))
     settings = tmp_path / "lab-settings"  # fresh JupyterLab settings, whatever the user has
     lab_settings = {
         # render every cell, in view or not; start the notebook's kernel without asking
@@ -117,11 +124,28 @@ def lab(tmp_path):
         log.close()
 
 
+def wait_for_idle_kernel(page) -> None:
+    """The notebook's kernel is up and idle, and stays so for a moment (JupyterLab may swap
+    kernels right after opening a notebook)."""
+    idle = '.jp-Notebook-ExecutionIndicator[data-status="idle"]'
+    page.wait_for_selector(idle, timeout=90_000)
+    page.wait_for_timeout(3_000)
+    page.wait_for_selector(idle, timeout=90_000)
+
+
+def run_all_cells(page) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    item = page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$"))
+    item.wait_for(state="visible", timeout=10_000)
+    item.click()
+
+
 def shown_f(page) -> str:
     return page.locator(".bertscore-demo-scores .demo-bertscore-F").inner_text(timeout=10_000).strip()
 
 
 def test_demo_runs_in_a_real_browser(lab, tmp_path):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     base, token = lab
@@ -133,16 +157,22 @@ def test_demo_runs_in_a_real_browser(lab, tmp_path):
             page.set_default_timeout(60_000)
             page.goto(f"{base}/lab/tree/demo.ipynb?token={token}", wait_until="domcontentloaded")
             page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
-
+            wait_for_idle_kernel(page)
             dialog = page.locator(".jp-Dialog")
             if dialog.count() and dialog.first.is_visible():  # e.g. "Select Kernel": take python3
                 dialog.locator("button.jp-mod-accept").first.click()
-            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-            page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()
+                wait_for_idle_kernel(page)
 
             scores = page.locator(".bertscore-demo-scores .demo-bertscore-F")
-            scores.wait_for(state="visible", timeout=90_000)
+            for attempt in range(2):  # a Run All sent while JupyterLab swaps kernels can be lost
+                run_all_cells(page)
+                try:
+                    scores.wait_for(state="visible", timeout=45_000 if attempt == 0 else 90_000)
+                    break
+                except PlaywrightTimeout:
+                    if attempt == 1 or page.locator(".jp-InputPrompt", has_text="[*]").count():
+                        scores.wait_for(state="visible", timeout=90_000)
+                        break
             before = shown_f(page)
             assert re.fullmatch(r"-?\d\.\d{3}", before), before
 
