@@ -1,0 +1,196 @@
+"""The speed changes of issue 7 keep the numbers: fast tokenizer, token-budget batching,
+packed vectors, chunked streaming, vectorised several-reference maximum, progress bar."""
+import random
+import warnings
+
+import pytest
+import torch
+
+import course_lib
+import course_lib.baseline
+import course_lib.embeddings as E
+import course_lib.scorer as S
+from course_lib import datasets
+
+EDGE_CASES = [
+    "", "   ", "\t\n", "[MASK] is here", "a [mask] b", "x[SEP]y", "[UNK] [CLS] [PAD]", "<s> </s>", "##ing",
+    "Café naïve résumé", "e\u0301 combining", "İstanbul straße", "Ελληνικά Кириллица", "中文字符 测试 日本語",
+    "emoji 😀 👍🏽 🍎", "zero\u200bwidth\u200d joiner", "ctrl\x00\x07char\ttab\nnewline\r", "a" * 150 + " b",
+    "ﬁ ligature Ⅻ ① ²", "don't U.S.A. $3.50 -- (a) [b] {c}", "  leading and trailing  ", "ALL CAPS Mixed",
+]
+
+
+@pytest.fixture(scope="module")
+def tokenizer():
+    return course_lib.load()[0]
+
+
+def every_text_in_data() -> list[str]:
+    wmt = datasets.wmt16()
+    sts, paws = datasets.stsb(), datasets.paws()
+    docs, summaries = datasets.summeval()
+    texts = wmt.mt.tolist() + wmt.ref.tolist() + wmt.src.tolist()  # src: de, cs, ru, fi, ro, tr
+    texts += sts.sentence1.tolist() + sts.sentence2.tolist() + paws.sentence1.tolist() + paws.sentence2.tolist()
+    texts += docs.src.tolist() + [r for refs in docs.refs for r in refs] + summaries.summary.tolist()
+    return [t for t in texts if isinstance(t, str)]
+
+
+def test_fast_tokenizer_gives_bert_scores_ids_on_all_data(tokenizer):
+    """bert-score tokenizes with the slow tokenizer; the fast path must give the same ids on
+    every text the course uses (46k texts, 7 languages, long documents) and on edge cases."""
+    assert E.fast_tokenizer(tokenizer) is not None  # the fast path is really taken
+    texts = EDGE_CASES + every_text_in_data()
+    assert len(texts) > 40_000
+    slow = [E.encode(tokenizer, t) for t in texts]  # bert-score's sent_encode, text by text
+    fast, truncated = E.encode_many(tokenizer, texts)
+    bad = [t for t, a, b in zip(texts, slow, fast) if a != b]
+    assert not bad, f"{len(bad)} texts tokenized differently, e.g. {bad[0][:80]!r}"
+    limit = tokenizer.model_max_length
+    assert truncated == sum(len(tokenizer.tokenize(t.strip())) + 2 > limit for t in texts
+                            if len(E.encode(tokenizer, t)) >= limit) > 0  # SummEval documents
+
+
+def test_slow_path_switch_gives_the_same_ids(tokenizer, monkeypatch):
+    texts = EDGE_CASES + datasets.wmt16().ref.tolist()[:50]
+    fast = E.encode_all(tokenizer, texts)
+    monkeypatch.setattr(E, "USE_FAST_TOKENIZER", False)
+    assert E.encode_all(tokenizer, texts) == fast
+
+
+def test_length_batches_cover_everything_within_budget():
+    rng = random.Random(0)
+    lengths = [rng.randint(2, 120) for _ in range(500)] + [700]
+    batches = E.length_batches(lengths, batch_size=16, max_tokens=512)
+    flat = [k for b in batches for k in b]
+    assert sorted(flat) == list(range(len(lengths)))
+    assert [lengths[k] for k in flat] == sorted(lengths, reverse=True)  # longest first
+    for b in batches:
+        assert len(b) <= 16
+        assert len(b) == 1 or len(b) * max(lengths[k] for k in b) <= 512
+    assert [700] in [[lengths[k] for k in b] for b in batches]  # too long: a batch of its own
+
+
+def test_match_batches_cover_everything_within_budget():
+    rng = random.Random(1)
+    c = [rng.randint(2, 80) for _ in range(300)]
+    r = [rng.randint(2, 80) for _ in range(300)]
+    batches = S.match_batches(c, r, dim=8, n_layers=2, max_floats=20_000)
+    assert sorted(k for b in batches for k in b) == list(range(300))
+    for b in batches:
+        assert len(b) == 1 or len(b) * (max(c[k] for k in b) + max(r[k] for k in b)) * 8 * 2 <= 20_000
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    wmt = datasets.wmt16().groupby("lp").sample(8, random_state=3)
+    sts = datasets.stsb("dev").sample(30, random_state=3)
+    cands = wmt.mt.tolist() + sts.sentence1.tolist()
+    refs = wmt.ref.tolist() + sts.sentence2.tolist()
+    return cands + cands[:5], refs + refs[5:10]  # some sentences repeat across pairs
+
+
+def max_diff(a, b):
+    return max((x - y).abs().max().item() for x, y in zip(a, b))
+
+
+@pytest.mark.parametrize("all_layers", [False, True], ids=["layer4", "all-layers"])
+def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_layers):
+    """Token-budget batches, one sentence per batch, and tiny chunks (many passes over the
+    model, duplicates re-embedded per chunk) all give the same scores."""
+    cands, refs = pairs
+    default = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
+    one_by_one = course_lib.score(cands, refs, all_layers=all_layers, idf=True, batch_size=1)
+    monkeypatch.setattr(E, "MAX_BATCH_TOKENS", 64)
+    monkeypatch.setattr(S, "MAX_BATCH_TOKENS", 64)
+    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 7 * 150)
+    monkeypatch.setattr(S, "CHUNK_PAIRS", 7)
+    monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
+    monkeypatch.setattr(S, "TOKENIZE_BLOCK", 5)
+    small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
+    assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
+    assert max_diff(default, one_by_one) <= 1e-6
+    assert max_diff(default, small) <= 1e-6
+
+
+def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
+    cands, refs = pairs
+    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 200)
+    monkeypatch.setattr(S, "TOKENIZE_BLOCK", 3)
+    chunks = list(S._chunks(tokenizer, cands, refs, 384, [0]))
+    assert [c[0] for c in chunks] == [0] + [c[1] for c in chunks[:-1]] and chunks[-1][1] == len(cands)
+    for start, end, sentences, ids in chunks:
+        assert set(sentences) == set(cands[start:end] + refs[start:end])  # each once
+        assert ids == [E.encode(tokenizer, s) for s in sentences]
+        assert end - start == 1 or sum(map(len, ids)) * 384 <= 384 * 200
+    assert len(chunks) > 5
+
+
+def test_truncation_is_warned_once_with_the_total_count(monkeypatch):
+    long_text = " ".join(datasets.wmt16().ref.tolist()[:40])  # ~1,000 word pieces
+    other = long_text.replace("the", "a")
+    monkeypatch.setattr(S, "CHUNK_PAIRS", 1)  # the two long texts land in different chunks
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        course_lib.score([long_text, "Short.", other], ["Short.", long_text, "Short."])
+    messages = [str(w.message) for w in caught if "truncated" in str(w.message)]
+    assert len(messages) == 1 and messages[0].startswith("2 text(s) longer")
+
+
+def test_best_over_references_equals_a_plain_loop():
+    torch.manual_seed(0)
+    counts = [1, 3, 2, 1, 4]
+    prf = torch.rand(7, sum(counts), 3)
+    prf[2, 1, 0] = float("nan")  # NaN propagates, as torch.max does
+    bounds = [0] + torch.tensor(counts).cumsum(0).tolist()
+    loop = torch.stack([prf[..., a:b, :].max(dim=-2).values for a, b in zip(bounds, bounds[1:])], dim=-2)
+    fast = S.best_over_references(prf, counts)
+    assert torch.equal(fast.isnan(), loop.isnan())
+    assert torch.equal(fast.nan_to_num(-1.0), loop.nan_to_num(-1.0))
+    assert torch.equal(S.best_over_references(prf[0], counts), loop[0])
+
+
+def test_scores_are_ordinary_tensors(pairs):
+    P, R, F = course_lib.score(pairs[0][:3], pairs[1][:3])
+    assert not P.is_inference() and not F.requires_grad
+    F.add_(0.0)  # in-place use works (no inference-mode tensor leaks out)
+
+
+def test_sentence_store_and_score_pairs_still_work(pairs):
+    cands, refs = pairs
+    tokenizer, model = course_lib.load()
+    store = S.SentenceStore(tokenizer, model, 4, S.resolve_weights(False, refs, tokenizer), 64)
+    store.add(cands[:10])
+    prf = S.score_pairs(cands[:20], refs[:20], store, 64, False)  # adds the rest
+    P, R, F = course_lib.score(cands[:20], refs[:20])
+    assert max_diff([prf[:, 0], prf[:, 1], prf[:, 2]], [P, R, F]) <= 1e-6
+    emb, mask, weights, special = store.batch(cands[:4])
+    assert emb.shape[:2] == mask.shape == weights.shape == special.shape
+    assert torch.allclose(emb[mask].norm(dim=-1), torch.ones(int(mask.sum())), atol=1e-5)
+    assert (weights[special] == 0).all() and (weights[~mask] == 0).all()
+
+
+def test_verbose_shows_one_progress_bar_on_stderr(pairs, capsys):
+    cands, refs = pairs
+    course_lib.score(cands, refs, verbose=True)
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "BERTScore" in captured.err and f"{len(cands)}/{len(cands)}" in captured.err
+
+
+def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
+    """Streaming: however many pairs, a chunk stores at most STORE_FLOATS floats of vectors
+    (a single pair may exceed it alone)."""
+    cands, refs = course_lib.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 400, seed=1)
+    budget = 384 * 600
+    monkeypatch.setattr(S, "STORE_FLOATS", budget)
+    sizes, add = [], S.SentenceStore.add
+
+    def recording_add(self, *args, **kwargs):
+        add(self, *args, **kwargs)
+        sizes.append(self.vectors.numel())
+
+    monkeypatch.setattr(S.SentenceStore, "add", recording_add)
+    P, R, F = course_lib.score(cands, refs)
+    assert len(sizes) > 10 and max(sizes) <= budget
+    monkeypatch.undo()
+    assert max_diff((P, R, F), course_lib.score(cands, refs)) <= 1e-6
