@@ -22,6 +22,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+import matplotlib
 import pandas as pd
 import torch
 from matplotlib.figure import Figure
@@ -223,35 +224,51 @@ def worst_line(worst: list[WorstMatch]) -> str:
 class HeatmapRenderer:
     """Draws `similarity_heatmap` into one reused figure and returns PNG bytes.
 
-    Reusing one off-screen figure (not managed by pyplot, so it never pops up in the notebook)
-    and a small size/dpi keeps each redraw cheap; PNGs are compressed lightly for speed.
+    Cheap redraws: one off-screen figure (not managed by pyplot, so it never pops up in the
+    notebook), a small dpi, numbers in the cells only for short texts (text is the slow part),
+    margins estimated from the token labels instead of measured (`bbox_inches="tight"` would
+    draw the figure twice), and light PNG compression.
     """
 
-    max_annotated_cells = 150  # numbers in the cells up to ~12 x 12 tokens (text is the slow part)
+    max_annotated_cells = 150  # numbers in the cells up to ~12 x 12 tokens
+    cell_inches = (0.42, 0.33)  # width, height of one cell for short texts
+    max_area_inches = (8.0, 7.0)  # the matrix and colour bar never grow beyond this
 
-    def __init__(self, dpi: int = 72):
+    def __init__(self, dpi: int = 90):  # 90 dpi costs ~5% more than 72 and reads better on a projector
         self.dpi = dpi
         self.fig = Figure(dpi=dpi)
 
-    def size_for(self, n_cand: int, n_ref: int) -> tuple[float, float]:
-        """Figure size in inches: grows with the token counts, capped for long texts."""
-        width = min(11.0, max(5.0, 0.42 * n_ref + 2.6))
-        height = min(9.0, max(3.4, 0.33 * n_cand + 1.6))
-        return width, height
+    def layout(self, cand_tokens: list[str], ref_tokens: list[str], dense: bool):
+        """Figure size (inches) and subplot margins (fractions) for these token labels."""
+        char = 0.06 if dense else 0.09  # inches per character of a tick label
+        slant = 1.0 if dense else 0.72  # x labels rotated by 90 or 45 degrees
+        left = 0.75 + char * max(map(len, cand_tokens))
+        bottom = 0.65 + char * slant * max(map(len, ref_tokens))
+        top, right = 0.4, 0.1
+        area_w = min(self.max_area_inches[0], max(3.0, self.cell_inches[0] * len(ref_tokens)) + 1.3)
+        area_h = min(self.max_area_inches[1], max(2.4, self.cell_inches[1] * len(cand_tokens)))
+        width, height = left + area_w + right, bottom + area_h + top
+        margins = dict(left=left / width, right=1 - right / width, bottom=bottom / height,
+                       top=1 - top / height)
+        return (width, height), margins
 
     def render(self, candidate, reference, layer, weights) -> tuple[PairView, bytes]:
         """Draw the heatmap of one pair; return its PairView and the PNG bytes."""
         tokenizer, _ = load()
-        n_c, n_r = len(tokens(tokenizer, candidate)), len(tokens(tokenizer, reference))
+        cand_tokens, ref_tokens = tokens(tokenizer, candidate), tokens(tokenizer, reference)
+        n_c, n_r = len(cand_tokens), len(ref_tokens)
+        dense = n_c * n_r > self.max_annotated_cells
+        size, margins = self.layout(cand_tokens, ref_tokens, dense)
         fig = self.fig
         fig.clf()
-        fig.set_size_inches(*self.size_for(n_c, n_r))
+        fig.set_size_inches(*size)
+        fig.subplots_adjust(**margins)
         ax = fig.add_subplot()
         ax, view = similarity_heatmap(candidate, reference, layer=layer, weights=weights, ax=ax,
-                                      annot=n_c * n_r <= self.max_annotated_cells)
-        if n_c * n_r > self.max_annotated_cells:  # long texts: smaller labels and marks
+                                      annot=not dense)
+        if dense:  # long texts: smaller labels and marks
             box = ax.get_position()
-            cell = min(box.width * fig.get_figwidth() / n_r, box.height * fig.get_figheight() / n_c) * 72
+            cell = min(box.width * size[0] / n_r, box.height * size[1] / n_c) * 72
             for line in ax.lines:
                 line.set_markersize(min(line.get_markersize(), 0.9 * cell))
                 line.set_markeredgewidth(1.0)
@@ -260,8 +277,8 @@ class HeatmapRenderer:
             ax.tick_params(labelsize=7)
             ax.tick_params(axis="x", labelrotation=90)
         buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=self.dpi, bbox_inches="tight",
-                    pil_kwargs={"compress_level": 1})
+        with matplotlib.rc_context({"savefig.bbox": "standard"}):  # one draw, no tight bbox
+            fig.savefig(buf, format="png", dpi=self.dpi, pil_kwargs={"compress_level": 1})
         return view, buf.getvalue()
 
 
@@ -516,8 +533,7 @@ class Demo:
                  candidate: str | None = None, reference: str | None = None):
         import ipywidgets as w
 
-        load()  # the model once, before the first change
-        _, model = load()
+        _, model = load()  # the model once, before the first change
         cand, ref = PRESETS[preset]
         box = w.Layout(width="98%", height="4.5em")
         self.preset = w.Dropdown(options=list(PRESETS), value=preset, description="Preset")
@@ -534,7 +550,7 @@ class Demo:
         self.rescale = w.Checkbox(value=False, description="rescale with baseline", indent=False,
                                   layout=w.Layout(width="auto", margin="0 0 0 2em"))
         self.message = w.HTML()
-        self.image = w.Image(format="png", layout=w.Layout(max_width="640px"))
+        self.image = w.Image(format="png", layout=w.Layout(max_width="820px"))
         self.scores = w.HTML()
         self.worst = w.HTML()
         for name in ("candidate", "reference", "layer", "idf", "rescale", "message", "image",
