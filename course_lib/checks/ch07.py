@@ -196,3 +196,49 @@ def check_7_5(answer, reported: str = PAPER_HASH) -> bool:
         assert rebuilt == reported, f"your settings give the hash {rebuilt!r}"
     return run("7.5", test, "read the hash left to right: model, _L<layer>, _idf or _no-idf, versions, "
                             "-rescaled (bert-score's file) or -custom-rescaled (your file), _fast-tokenizer.")
+
+
+def _frames_7_6():
+    """Small (question, answer, reference) frames with bad rows of every kind, non-default index."""
+    import pandas as pd
+
+    good = ("Water boils at 100 °C.", "Water boils at 100 degrees Celsius at sea level.")
+    rows = [good, ("", good[1]), (good[0], "   "), (None, good[1]), (good[0], float("nan")),
+            ("\t\n", good[1]), (42, good[1]), ("Jane Austen.", "Pride and Prejudice is by Jane Austen."),
+            (good[0], ["a list"])]
+    df = pd.DataFrame(rows, columns=["answer", "reference"], index=[f"q{k}" for k in range(len(rows))])
+    df.insert(0, "question", "?")
+    clean = df.iloc[[0, 7]]
+    return [(df, "answer", "reference"), (clean, "answer", "reference"),
+            (df.rename(columns={"answer": "output", "reference": "expected"}).iloc[::-1], "output", "expected")]
+
+
+def _expected_7_6(df, answer_col, reference_col):
+    from course_lib.metric import validate_text
+
+    rejected = []
+    for label, a, r in zip(df.index, df[answer_col], df[reference_col]):
+        try:
+            validate_text(a, "answer")
+            validate_text(r, "reference")
+        except (TypeError, ValueError):
+            rejected.append(label)
+    return df.drop(index=rejected), rejected
+
+
+def check_7_6(split_valid) -> bool:
+    """split_valid(df, answer_col, reference_col) -> (rows that can be scored, labels of the others)."""
+    def test():
+        for df, a_col, r_col in _frames_7_6():
+            before = df.copy()
+            got = split_valid(df, a_col, r_col)
+            assert isinstance(got, tuple) and len(got) == 2, "return a tuple (valid_rows, rejected_labels)"
+            valid, rejected = got
+            want_valid, want_rejected = _expected_7_6(df, a_col, r_col)
+            assert list(rejected) == want_rejected, (
+                f"rejected {list(rejected)}, expected {want_rejected} (in the frame's order)")
+            assert list(valid.index) == list(want_valid.index), "valid rows: keep every other row, in order"
+            assert list(valid.columns) == list(df.columns), "keep all the columns of the valid rows"
+            assert df.equals(before), "do not modify the input frame"
+    return run("7.6", test, "a row is rejected when its answer or its reference is not a string (None, NaN, "
+               "a number, a list) or is empty after .strip(); use the column names you are given.")

@@ -1,0 +1,132 @@
+"""course_lib.metric (BERTScoreMetric: validation, frame scoring) and course_lib.signature."""
+import math
+
+import pandas as pd
+import pytest
+import torch
+
+import course_lib
+from course_lib.metric import BERTScoreMetric, validate_text
+from course_lib.signature import model_name, signature, versions
+
+ANSWERS = ["Water boils at 100 degrees Celsius at sea level.", "Jane Austen.",
+           "The capital of Australia is Sydney, its largest city and main port."]
+REFERENCES = ["At sea level water boils at 100 °C.", "Pride and Prejudice was written by Jane Austen.",
+              "The capital of Australia is Canberra."]
+
+
+@pytest.fixture(scope="module")
+def metric():
+    return BERTScoreMetric()
+
+
+def frame(answers=ANSWERS, references=REFERENCES):
+    return pd.DataFrame({"question": [f"q{k}" for k in range(len(answers))],
+                         "answer": answers, "reference": references},
+                        index=[f"row{k}" for k in range(len(answers))])
+
+
+# ------------------------------------------------------------------ validation
+
+@pytest.mark.parametrize("bad, error, words", [
+    ("", ValueError, "empty"), ("   \n\t", ValueError, "whitespace"),
+    (None, TypeError, "NoneType"), (3, TypeError, "int"), (["a"], TypeError, "list"),
+    (float("nan"), TypeError, "NaN"), (b"bytes", TypeError, "bytes"),
+])
+def test_validate_text_rejects(bad, error, words):
+    with pytest.raises(error, match=words):
+        validate_text(bad, "answer")
+
+
+@pytest.mark.parametrize("side", ["answer", "reference"])
+@pytest.mark.parametrize("bad, error", [("", ValueError), ("  ", ValueError), (None, TypeError), (1.5, TypeError)])
+def test_score_rejects_bad_pair(metric, side, bad, error):
+    pair = {"answer": "A cat.", "reference": "The cat."} | {side: bad}
+    with pytest.raises(error, match=side):
+        metric.score(**pair)
+
+
+@pytest.mark.parametrize("column", ["answer", "reference"])
+@pytest.mark.parametrize("bad, error", [("", ValueError), (" \t", ValueError), (None, TypeError),
+                                        (float("nan"), TypeError), (7, TypeError)])
+def test_score_frame_names_the_bad_row(metric, column, bad, error):
+    df = frame()
+    df.loc["row1", column] = bad
+    with pytest.raises(error, match=rf"row 'row1': {column}"):
+        metric.score_frame(df)
+
+
+def test_score_frame_rejects_non_frames_and_missing_columns(metric):
+    with pytest.raises(TypeError, match="DataFrame"):
+        metric.score_frame({"answer": ANSWERS, "reference": REFERENCES})
+    with pytest.raises(KeyError, match="expected"):
+        metric.score_frame(frame(), reference_col="expected")
+
+
+# ------------------------------------------------------------------ scoring
+
+def test_score_frame_equals_course_lib_score(metric):
+    df = frame()
+    out = metric.score_frame(df)
+    P, R, F = course_lib.score(ANSWERS, REFERENCES)
+    for col, want in zip("PRF", (P, R, F)):
+        assert torch.allclose(torch.tensor(out[col].to_numpy(), dtype=torch.float32), want, atol=1e-6)
+    assert list(out.index) == list(df.index)
+    assert list(out.columns) == ["question", "answer", "reference", "P", "R", "F"]
+    assert "P" not in df.columns  # the input frame is not modified
+
+
+def test_score_one_pair_equals_frame_row(metric):
+    out = metric.score_frame(frame())
+    for k, (a, r) in enumerate(zip(ANSWERS, REFERENCES)):
+        one = metric.score(a, r)
+        assert set(one) == {"P", "R", "F"}
+        for col in "PRF":
+            assert math.isclose(one[col], out[col].iloc[k], abs_tol=1e-6)
+
+
+def test_options_reach_course_lib():
+    m = BERTScoreMetric(num_layers=2, idf=True, rescale_with_baseline=True)
+    out = m.score_frame(frame(), answer_col="answer", reference_col="reference")
+    _, _, F = course_lib.score(ANSWERS, REFERENCES, num_layers=2, idf=True, rescale_with_baseline=True)
+    assert torch.allclose(torch.tensor(out.F.to_numpy(), dtype=torch.float32), F, atol=1e-6)
+
+
+def test_empty_frame(metric):
+    out = metric.score_frame(frame([], []))
+    assert len(out) == 0 and {"P", "R", "F"} <= set(out.columns)
+
+
+# ------------------------------------------------------------------ signature
+
+def test_signature_default():
+    sig = signature()
+    v = versions()
+    assert sig == (f"all-MiniLM-L6-v2_L{course_lib.DEFAULT_LAYER}_no-idf_raw_course_lib={v['course_lib']}"
+                   f"_torch={v['torch']}_transformers={v['transformers']}")
+    assert "/" not in sig.split("_course_lib=")[0]
+
+
+@pytest.mark.parametrize("change", [{"num_layers": 2}, {"idf": True}, {"rescale_with_baseline": True},
+                                    {"exclude_special": True}])
+def test_signature_changes_with_each_option(change):
+    assert signature(**change) != signature()
+
+
+def test_signature_layer_none_is_the_default_layer():
+    assert signature() == signature(num_layers=course_lib.DEFAULT_LAYER)
+    assert signature(model_type="all-MiniLM-L6-v2") == signature()
+
+
+def test_signature_has_no_machine_path(tmp_path):
+    local = tmp_path / "my-finetuned-model"
+    local.mkdir()
+    assert model_name(str(local)) == "my-finetuned-model"
+    assert str(tmp_path) not in signature(model_type=str(local), num_layers=3)
+    assert model_name("roberta-large") == "roberta-large"
+
+
+def test_metric_carries_its_signature():
+    m = BERTScoreMetric(idf=True, num_layers=3)
+    assert m.signature == signature(idf=True, num_layers=3)
+    assert m.signature in repr(m)
