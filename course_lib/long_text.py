@@ -153,12 +153,12 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
     store.add(fits)
     cache: dict[str, tuple] = {}  # text -> (emb [1, len, dim], mask, weights, special [1, len])
     for text in texts:
-        if text in store.items:
-            vectors, w, special = store.items[text]
-        else:
-            e = embed_long(text, model_type, layer, size, overlap)
-            vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
-            special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
+        if text in store.index:
+            cache[text] = tuple(t.cpu() for t in store.batch([text]))
+            continue
+        e = embed_long(text, model_type, layer, size, overlap)
+        vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
+        special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
         cache[text] = (vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),
                        special[None].cpu())
 

@@ -150,6 +150,9 @@ def bare_forward(cands, refs, layer: int, batch_size: int, max_tokens: int):
 def worker(task: dict) -> dict:
     import torch
 
+    if task.get("threads"):
+        torch.set_num_threads(task["threads"])
+
     kind, n, layer = task["kind"], task.get("pairs"), task.get("layer", 4)
     all_layers = task.get("all_layers", False)
     out = {"kind": kind}
@@ -242,13 +245,14 @@ def machine() -> dict:
             cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    import bert_score
+    from importlib import metadata
+
     import torch
     import transformers
 
     return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
             "torch": torch.__version__, "transformers": transformers.__version__,
-            "bert_score": bert_score.__version__, "os": platform.system()}
+            "bert_score": metadata.version("bert-score"), "os": platform.system()}
 
 
 def load_average() -> str:
@@ -386,6 +390,8 @@ def main():
     parser.add_argument("--all-pairs", type=int, default=None, help="all-layer pairs (default all 3360; quick 400)")
     parser.add_argument("--stream", type=int, default=None, help="streaming pairs (default 100000; quick 10000)")
     parser.add_argument("--demo-changes", type=int, default=None, help="demo changes timed (default 20; quick 5)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch threads in every run (default: torch's own choice, one per core)")
     parser.add_argument("--skip", nargs="*", default=[], choices=["all-layers", "stream", "demo"])
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -405,7 +411,7 @@ def main():
     res: dict[str, list] = {}
 
     def measure(key, task, show_stderr=False):
-        out = run_worker(task, show_stderr)
+        out = run_worker({**task, "threads": args.threads}, show_stderr)
         res.setdefault(key, []).append(out)
         extra = f", peak {out['peak_mb']:,.0f} MB" if "peak_mb" in out else ""
         timing = f"{out['wall']:.2f} s wall, {out['cpu']:.2f} s CPU" if "wall" in out else json.dumps(out)
