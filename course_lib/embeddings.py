@@ -4,6 +4,11 @@ Tokenization follows bert-score exactly: strip the text, add the special tokens
 ([CLS] ... [SEP] for BERT, <s> ... </s> for RoBERTa), truncate to the tokenizer's
 `model_max_length`. The vector of a token at layer k is the hidden state after k
 transformer layers (k = 0 is the embedding layer's output, which knows no context).
+
+For speed, `course_lib.score` tokenizes a whole list in one call with the fast (Rust)
+tokenizer where it gives the same ids (`encode_many`), sorts sentences by token length and
+batches them by a token budget (`length_batches`), and keeps the vectors of real tokens
+packed end to end, without padding (`embed_packed`).
 """
 from __future__ import annotations
 
@@ -37,6 +42,10 @@ def encode(tokenizer, sentence: str) -> list[int]:
     )
 
 
+_FAST: dict = {}
+USE_FAST_TOKENIZER = True  # False forces the slow (reference) tokenizer everywhere
+
+
 def fast_tokenizer(tokenizer):
     """The Rust twin (`tokenizers.Tokenizer`) of a slow BERT WordPiece tokenizer, or None.
 
@@ -51,9 +60,6 @@ def fast_tokenizer(tokenizer):
         _FAST[key] = (tokenizer, _build_fast(tokenizer))  # keeps the slow one alive: id stays valid
     return _FAST[key][1]
 
-
-_FAST: dict = {}
-USE_FAST_TOKENIZER = True  # set False to force the slow (reference) path everywhere
 
 
 def _build_fast(tokenizer):

@@ -95,8 +95,9 @@ class SentenceStore:
             if truncated:
                 warn_truncated(truncated, _max_length(self.tokenizer))
         bar = tqdm(total=len(new), desc="embedding", leave=False) if progress is True else None
+        callback = bar.update if bar else progress or None
         packed = embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                              self.batch_size, embeddings.MAX_BATCH_TOKENS, bar.update if bar else progress or None)
+                              self.batch_size, embeddings.MAX_BATCH_TOKENS, callback)
         if bar:
             bar.close()
         weight, special = self._token_info(packed.ids)
@@ -280,7 +281,7 @@ def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
     truncated, results = [0], []
     progress = _Progress(len(flat_cands), verbose)
-    with torch.inference_mode():
+    with torch.inference_mode(), progress.bar:
         for start, end, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs,
                                                   floats_per_token, truncated):
             store = SentenceStore(tokenizer, model, None if all_layers else layer, weights, batch_size)
@@ -291,7 +292,6 @@ def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with
             results.append(match_pairs(store, cand_numbers, ref_numbers, exclude_special))
             progress.matched()
             del store
-    progress.bar.close()
     if truncated[0]:
         warn_truncated(truncated[0], _max_length(tokenizer), stacklevel=2)
     prf = torch.cat(results, dim=-2)  # [pairs, 3] or [layers, pairs, 3]

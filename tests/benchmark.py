@@ -274,12 +274,15 @@ def row(name, runs, pairs, ref=None):
 
 def report(args, info, res, loads) -> str:
     threads = res["course"][0]["threads"]
+    command = ("make bench" if len(sys.argv) == 1
+               else ".venv/bin/python tests/benchmark.py " + " ".join(sys.argv[1:]))
     device = res["course"][0]["device"]
     lines = [
         "## Performance",
         "",
-        f"`make bench{' --quick' if args.quick else ''}` ({datetime.date.today().isoformat()}): "
-        f"{info['cpu']}, {info['cores']} cores, torch {info['torch']} with {threads} threads, "
+        f"`{command}` ({datetime.date.today().isoformat()}): "
+        f"{info['cpu']}, {info['cores']} cores, torch {info['torch']} with {threads} "
+        f"thread{'s' if threads != 1 else ''}, "
         f"device {device}; transformers {info['transformers']}, bert-score {info['bert_score']}, "
         f"Python {info['python']}. Load average (1 min) {loads[0]} at the start, {loads[1]} at the "
         "end: other work on the machine slows every row alike, which the ratios mostly cancel. "
@@ -360,8 +363,9 @@ def report(args, info, res, loads) -> str:
         "text in data/); each unique sentence embedded once; sentences sorted by token length and "
         "batched by a token budget; only the layers needed are run, under `inference_mode`; token "
         "vectors kept packed without padding; matching on length-sorted batches gathered from them; "
-        "long inputs stream in chunks sized by memory. Rerun: `make bench` (about 15 minutes on 2 "
-        "cores), or `.venv/bin/python tests/benchmark.py --quick`.",
+        "long inputs stream in chunks sized by memory. Rerun: `make bench` (this run took "
+        f"{args.elapsed / 60:.0f} minutes), or `.venv/bin/python tests/benchmark.py --quick` "
+        "(`--threads 1` gives steadier numbers on a busy machine).",
     ]
     return "\n".join(lines)
 
@@ -405,6 +409,7 @@ def main():
     args.stream = args.stream or (10_000 if q else 100_000)
     args.demo_changes = args.demo_changes or (5 if q else 20)
 
+    began = time.perf_counter()
     info = machine()
     loads = [load_average()]
     print(f"{info['cpu']}, {info['cores']} cores; load average {loads[0]}", file=sys.stderr)
@@ -438,6 +443,7 @@ def main():
         except ImportError:
             pass
     loads.append(load_average())
+    args.elapsed = time.perf_counter() - began
     text = report(args, info, res, loads)
     print(text)
     if not q or args.write:
