@@ -1,35 +1,18 @@
 """Chapter 01's exercise checkers: pass on the notebook's solutions, fail on stubs and planted bugs."""
 import math
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
-import nbformat
 import pytest
 
 from course_lib.checks import ch01
+from notebook_code import passes, run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "01_lexical_metrics.ipynb"
 
 
-def solution(marker: str) -> dict:
-    """Execute the notebook's code cell containing `marker`; return the names it defines."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
-    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
-    namespace: dict = {}
-    exec(compile(cells[0], f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
-    return namespace
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys) -> bool:
-    result = check(answer)
-    out = capsys.readouterr().out
-    assert out.startswith("✅" if result else "❌"), out  # one clear line, no traceback
-    return result
+solution = partial(run_cells, NOTEBOOK)
 
 
 # ------------------------------------------------------------------ planted wrong answers

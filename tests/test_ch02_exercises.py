@@ -2,7 +2,6 @@
 and course_lib.pooling against sentence-transformers (the model card's recipe)."""
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 import torch
@@ -11,6 +10,7 @@ from course_lib import pooling
 from course_lib.checks import ch02
 from course_lib.embeddings import embed, tokens
 from course_lib.model import load
+from notebook_code import passes, run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02_embeddings.ipynb"
 
@@ -24,31 +24,11 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
-def cell_source(marker: str) -> str:
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
-    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
-    return cells[0]
-
-
 def solution(*markers: str) -> dict:
-    """Execute the notebook's code cells containing `markers`, in order, in one namespace
-    (with the names the notebook defined before the exercises)."""
-    namespace = {"np": np, "torch": torch, "ch02": ch02, "n_layers": load()[1].config.num_hidden_layers}
-    for marker in markers:
-        exec(compile(cell_source(marker), f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
-    return namespace
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys) -> bool:
-    result = check(answer)
-    out = capsys.readouterr().out
-    assert out.startswith("✅" if result else "❌"), out
-    return result
+    """Run the notebook's code cells containing `markers`, in order, with the names the notebook
+    defined before the exercises."""
+    return run_cells(NOTEBOOK, *markers, np=np, torch=torch, ch02=ch02,
+                     n_layers=load()[1].config.num_hidden_layers)
 
 
 # ------------------------------------------------------------------ planted wrong answers

@@ -1,7 +1,7 @@
 """Chapter 03's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
+from functools import partial
 from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
@@ -9,29 +9,12 @@ from course_lib import naive
 from course_lib.checks import ch03
 from course_lib.embeddings import tokens
 from course_lib.model import DEFAULT_LAYER, load
+from notebook_code import passes, run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "03_similarity_matrix.ipynb"
 
 
-def solution_cell(marker: str, **names) -> dict:
-    """Run the solution notebook's code cell that contains `marker` (with `names` predefined)."""
-    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
-        if cell.cell_type == "code" and marker in cell.source and "BEGIN SOLUTION" in cell.source:
-            namespace = {"torch": torch, **names}
-            exec(compile(cell.source, str(NOTEBOOK), "exec"), namespace)
-            return namespace
-    raise LookupError(f"no solution cell contains {marker!r}")
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys):
-    ok = check(answer)
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("✅" if ok else "❌")
-    return ok
+solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)
 
 
 # ---- 3.1: count the rows ---------------------------------------------------------------------

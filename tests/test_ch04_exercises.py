@@ -1,36 +1,19 @@
 """Chapter 04's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
+from functools import partial
 from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
 import course_lib
 from course_lib.checks import ch04
 from course_lib.plots import pair_view
+from notebook_code import passes, run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "04_greedy_matching.ipynb"
 
 
-def solution_cell(marker: str, **names) -> dict:
-    """Run the solution notebook's code cell that contains `marker` (with `names` predefined)."""
-    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
-        if cell.cell_type == "code" and marker in cell.source and "BEGIN SOLUTION" in cell.source:
-            namespace = {"torch": torch, **names}
-            exec(compile(cell.source, str(NOTEBOOK), "exec"), namespace)
-            return namespace
-    raise LookupError(f"no solution cell contains {marker!r}")
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys):
-    ok = check(answer)
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("✅" if ok else "❌")
-    return ok
+solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)
 
 
 # ---- 4.1: greedy precision and recall -------------------------------------------------------

@@ -1,39 +1,19 @@
 """Chapter 05's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
-import ast
 import math
 from collections import Counter, defaultdict
+from functools import partial
 from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
 from course_lib.checks import ch05
+from notebook_code import definition, passes, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "05_idf.ipynb"
 
 
-def solution(name):
-    """The function `name` as written in the solution notebook (only its definition is run)."""
-    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
-        if cell.cell_type == "code" and f"def {name}(" in cell.source:
-            tree = ast.parse(cell.source)
-            tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-            namespace = {"math": math, "Counter": Counter, "defaultdict": defaultdict, "torch": torch}
-            exec(compile(tree, str(NOTEBOOK), "exec"), namespace)
-            return namespace[name]
-    raise LookupError(f"no cell defines {name}")
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys):
-    ok = check(answer)
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("✅" if ok else "❌")
-    return ok
+solution = partial(definition, NOTEBOOK, math=math, Counter=Counter, defaultdict=defaultdict, torch=torch)
 
 
 # ---- 5.1: bert-score's idf -------------------------------------------------------------------

@@ -1,41 +1,21 @@
 """Chapter 06's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
-import ast
 import math
+from functools import partial
 from pathlib import Path
 
 import bert_score
-import nbformat
 import pandas as pd
 import pytest
 import torch
 
 from course_lib.checks import ch06
+from notebook_code import definition, passes, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_baseline_rescaling.ipynb"
 ROBERTA = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "roberta-large.tsv"
 
 
-def solution(name):
-    """The function `name` as written in the solution notebook (only its definition is run)."""
-    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
-        if cell.cell_type == "code" and f"def {name}(" in cell.source:
-            tree = ast.parse(cell.source)
-            tree.body = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-            namespace = {"math": math, "torch": torch}
-            exec(compile(tree, str(NOTEBOOK), "exec"), namespace)
-            return namespace[name]
-    raise LookupError(f"no cell defines {name}")
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys):
-    ok = check(answer)
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("✅" if ok else "❌")
-    return ok
+solution = partial(definition, NOTEBOOK, math=math, torch=torch)
 
 
 # ---- 6.1: b and its standard error ------------------------------------------------------------

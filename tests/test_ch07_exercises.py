@@ -1,34 +1,17 @@
 """Chapter 07's exercise checkers: pass on the notebook's solutions, fail on stubs and planted bugs."""
+from functools import partial
 from pathlib import Path
 
-import nbformat
 import pytest
 import torch
 
 from course_lib.checks import ch07
+from notebook_code import passes, run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "07_reference_library.ipynb"
 
 
-def solution(marker: str) -> dict:
-    """Execute the notebook's code cell containing `marker`; return the names it defines."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
-    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
-    namespace: dict = {"torch": torch}
-    exec(compile(cells[0], f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
-    return namespace
-
-
-def stub(*args):
-    raise NotImplementedError()
-
-
-def passes(check, answer, capsys) -> bool:
-    result = check(answer)
-    out = capsys.readouterr().out
-    assert out.startswith("✅" if result else "❌"), out  # one clear line, no traceback
-    return result
+solution = partial(run_cells, NOTEBOOK, torch=torch)
 
 
 # ------------------------------------------------------------------ planted wrong answers

@@ -1,10 +1,8 @@
 """Chapter 08: course_lib.correlation against scipy, and the exercise checkers (pass on the notebook's
 solutions, fail on stubs and on planted wrong answers)."""
-import ast
 from collections import Counter
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,33 +10,14 @@ from scipy import stats
 
 from course_lib import correlation
 from course_lib.checks import ch08
+from notebook_code import definition, passes, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_human_agreement.ipynb"
 
 
 def solution(marker: str, name: str):
-    """The function `name` defined in the notebook's code cell containing `marker` (only the cell's
-    imports and definitions are executed, not the lines that use the notebook's data)."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code" and marker in c.source]
-    assert len(cells) == 1, f"expected one cell with {marker!r}, found {len(cells)}"
-    tree = ast.parse(cells[0])
-    tree.body = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.Import, ast.ImportFrom))]
-    namespace = {"np": np, "pd": pd}
-    exec(compile(tree, f"<{NOTEBOOK.name}: {marker}>", "exec"), namespace)
-    return namespace[name]
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError()
-
-
-def passes(check, *answer, capsys) -> bool:
-    result = check(*answer)
-    out = capsys.readouterr().out
-    assert out.startswith("✅" if result else "❌"), out  # one clear line, no traceback
-    assert out.count("\n") == 1, out
-    return result
+    """The function `name` from the cell containing `marker` (its imports and definitions only)."""
+    return definition(NOTEBOOK, name, marker, imports=True, np=np, pd=pd)
 
 
 # ------------------------------------------------------------------ course_lib.correlation vs scipy

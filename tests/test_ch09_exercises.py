@@ -2,7 +2,6 @@
 course_lib.long_text agrees with course_lib.score where both apply."""
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pytest
 import torch
@@ -12,21 +11,14 @@ import course_lib
 from course_lib import long_text
 from course_lib.checks import ch09
 from course_lib.model import load
+from notebook_code import run_cells, stub
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "09_bertscore_in_practice.ipynb"
 
 
-def solution(name):
-    """The function `name` as defined in the solution notebook (executed from the cell's source)."""
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    source = next(c.source for c in nb.cells if c.cell_type == "code" and f"def {name}(" in c.source)
-    namespace = {"course_lib": course_lib, "np": np, "stats": stats, "load": load}
-    exec(compile(source, str(NOTEBOOK), "exec"), namespace)
-    return namespace[name]
-
-
-def stub(*args, **kwargs):
-    raise NotImplementedError()
+def solution(name: str):
+    """The function `name` as defined in the solution notebook (the whole cell is executed)."""
+    return run_cells(NOTEBOOK, f"def {name}(", course_lib=course_lib, np=np, stats=stats, load=load)[name]
 
 
 # ---------------------------------------------------------------- 9.1
