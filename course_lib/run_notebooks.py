@@ -51,15 +51,23 @@ def cpu_name() -> str:
         return platform.processor() or platform.machine()
 
 
+def replace_block(path: Path, name: str, text: str) -> None:
+    """Replace what lies between <!-- NAME:START --> and <!-- NAME:END --> in `path` with `text`."""
+    start, end = f"<!-- {name}:START -->", f"<!-- {name}:END -->"
+    content = path.read_text()
+    if start not in content or end not in content:
+        raise SystemExit(f"{path} has no {start} ... {end} block")
+    head, rest = content.split(start, 1)
+    path.write_text(f"{head}{start}\n{text}\n{end}{rest.split(end, 1)[1]}")
+
+
 def write_readme(times: dict[str, float], readme: Path = Path("README.md")) -> None:
     """Replace the block between the RUNTIMES markers of `readme` with a table of `times`."""
     import torch
 
-    start, end = "<!-- RUNTIMES:START -->", "<!-- RUNTIMES:END -->"
     rows = [f"| {name} | {seconds:.0f} |" for name, seconds in times.items()]
     chapters = sum(s for name, s in times.items() if name[:2].isdigit())
-    block = "\n".join([
-        start,
+    text = "\n".join([
         f"`make run` times ({datetime.date.today().isoformat()}; {cpu_name()}, {os.cpu_count()} cores, "
         f"torch {torch.__version__} with {torch.get_num_threads()} threads; each notebook on a fresh "
         "kernel, top to bottom, model files in the OS cache):",
@@ -68,13 +76,8 @@ def write_readme(times: dict[str, float], readme: Path = Path("README.md")) -> N
         "|---|---:|",
         *rows,
         f"| **chapters 00–09 together** | **{chapters:.0f}** ({chapters / 60:.1f} min) |",
-        end,
     ])
-    content = readme.read_text()
-    if start not in content or end not in content:
-        raise SystemExit(f"{readme} has no {start} ... {end} block")
-    head, rest = content.split(start, 1)
-    readme.write_text(head + block + rest.split(end, 1)[1])
+    replace_block(readme, "RUNTIMES", text)
     print(f"written to {readme}")
 
 

@@ -18,9 +18,8 @@ table gives medians. Wall-clock seconds are what a user waits; CPU seconds (this
 reported too because on a shared machine they are less disturbed by other work.
 
 A full run (without --quick) rewrites the block between <!-- BENCHMARK:START --> and
-<!-- BENCHMARK:END --> in README.md (or writes figures/benchmark.md when README has no
-markers). --quick prints only, unless --write is given. It is not a pytest test (its name does
-not start with test_).
+<!-- BENCHMARK:END --> in README.md. --quick prints only, unless --write is given. It is not a
+pytest test (its name does not start with test_).
 """
 from __future__ import annotations
 
@@ -37,7 +36,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-START, END = "<!-- BENCHMARK:START -->", "<!-- BENCHMARK:END -->"
 ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
 TARGETS = {"vs_bert": 2.0, "vs_bert_all": 3.0, "vs_bare": 1.25, "stream_mb": 1536}
 WARMUP = 8
@@ -233,18 +231,14 @@ def max_diff(a, b, first_layer: int = 0):
 
 
 def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     from importlib import metadata
 
     import torch
     import transformers
 
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+    from course_lib.run_notebooks import cpu_name
+
+    return {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version(),
             "torch": torch.__version__, "transformers": transformers.__version__,
             "bert_score": metadata.version("bert-score"), "os": platform.system()}
 
@@ -371,21 +365,6 @@ def report(args, info, res, loads) -> str:
     return "\n".join(lines)
 
 
-def write_block(text: str) -> Path:
-    readme = ROOT / "README.md"
-    block = f"{START}\n{text}\n{END}"
-    if readme.is_file():
-        content = readme.read_text()
-        if START in content and END in content:
-            head, rest = content.split(START, 1)
-            readme.write_text(head + block + rest.split(END, 1)[1])
-            return readme
-    target = ROOT / "figures" / "benchmark.md"
-    target.parent.mkdir(exist_ok=True)
-    target.write_text(block + "\n")
-    return target
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small inputs, one run each, prints only")
@@ -448,7 +427,10 @@ def main():
     text = report(args, info, res, loads)
     print(text)
     if not q or args.write:
-        print(f"\nwritten to {write_block(text).relative_to(ROOT)}", file=sys.stderr)
+        from course_lib.run_notebooks import replace_block
+
+        replace_block(ROOT / "README.md", "BENCHMARK", text)
+        print("\nwritten to README.md", file=sys.stderr)
 
 
 if __name__ == "__main__":
