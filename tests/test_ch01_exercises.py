@@ -2,14 +2,13 @@
 import math
 from collections import Counter
 from functools import partial
-from pathlib import Path
 
 import pytest
 
 from course_lib.checks import ch01
-from notebook_code import passes, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "01_lexical_metrics.ipynb"
+NOTEBOOK = NOTEBOOKS / "01_lexical_metrics.ipynb"
 
 
 solution = partial(run_cells, NOTEBOOK)

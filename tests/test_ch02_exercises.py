@@ -1,6 +1,5 @@
 """Chapter 02's exercise checkers (pass on the notebook's solutions, fail on stubs and planted bugs),
 and course_lib.pooling against sentence-transformers (the model card's recipe)."""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,9 +9,9 @@ from course_lib import pooling
 from course_lib.checks import ch02
 from course_lib.embeddings import embed, tokens
 from course_lib.model import load
-from notebook_code import passes, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "02_embeddings.ipynb"
+NOTEBOOK = NOTEBOOKS / "02_embeddings.ipynb"
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,6 +1,5 @@
 """Chapter 03's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
 from functools import partial
-from pathlib import Path
 
 import pytest
 import torch
@@ -9,9 +8,9 @@ from course_lib import naive
 from course_lib.checks import ch03
 from course_lib.embeddings import tokens
 from course_lib.model import DEFAULT_LAYER, load
-from notebook_code import passes, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "03_similarity_matrix.ipynb"
+NOTEBOOK = NOTEBOOKS / "03_similarity_matrix.ipynb"
 
 
 solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)

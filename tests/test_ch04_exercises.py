@@ -1,6 +1,5 @@
 """Chapter 04's checkers: they pass the notebook's solutions, fail stubs and planted mistakes."""
 from functools import partial
-from pathlib import Path
 
 import pytest
 import torch
@@ -8,9 +7,9 @@ import torch
 import course_lib
 from course_lib.checks import ch04
 from course_lib.plots import pair_view
-from notebook_code import passes, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "04_greedy_matching.ipynb"
+NOTEBOOK = NOTEBOOKS / "04_greedy_matching.ipynb"
 
 
 solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)

@@ -2,15 +2,14 @@
 import math
 from collections import Counter, defaultdict
 from functools import partial
-from pathlib import Path
 
 import pytest
 import torch
 
 from course_lib.checks import ch05
-from notebook_code import definition, passes, stub
+from notebook_code import NOTEBOOKS, definition, passes, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "05_idf.ipynb"
+NOTEBOOK = NOTEBOOKS / "05_idf.ipynb"
 
 
 solution = partial(definition, NOTEBOOK, math=math, Counter=Counter, defaultdict=defaultdict, torch=torch)

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from course_lib.checks import ch06
-from notebook_code import definition, passes, stub
+from notebook_code import NOTEBOOKS, definition, passes, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "06_baseline_rescaling.ipynb"
+NOTEBOOK = NOTEBOOKS / "06_baseline_rescaling.ipynb"
 ROBERTA = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "roberta-large.tsv"
 
 

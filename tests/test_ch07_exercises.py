@@ -1,14 +1,13 @@
 """Chapter 07's exercise checkers: pass on the notebook's solutions, fail on stubs and planted bugs."""
 from functools import partial
-from pathlib import Path
 
 import pytest
 import torch
 
 from course_lib.checks import ch07
-from notebook_code import passes, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "07_reference_library.ipynb"
+NOTEBOOK = NOTEBOOKS / "07_reference_library.ipynb"
 
 
 solution = partial(run_cells, NOTEBOOK, torch=torch)

@@ -1,7 +1,6 @@
 """Chapter 08: course_lib.correlation against scipy, and the exercise checkers (pass on the notebook's
 solutions, fail on stubs and on planted wrong answers)."""
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,9 +9,9 @@ from scipy import stats
 
 from course_lib import correlation
 from course_lib.checks import ch08
-from notebook_code import definition, passes, stub
+from notebook_code import NOTEBOOKS, definition, passes, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "08_human_agreement.ipynb"
+NOTEBOOK = NOTEBOOKS / "08_human_agreement.ipynb"
 
 
 def solution(marker: str, name: str):

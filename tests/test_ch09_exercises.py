@@ -1,6 +1,5 @@
 """Chapter 09's checkers pass the notebook's solutions, fail stubs and planted wrong answers;
 course_lib.long_text agrees with course_lib.score where both apply."""
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +10,9 @@ import course_lib
 from course_lib import long_text
 from course_lib.checks import ch09
 from course_lib.model import load
-from notebook_code import run_cells, stub
+from notebook_code import NOTEBOOKS, run_cells, stub
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "09_bertscore_in_practice.ipynb"
+NOTEBOOK = NOTEBOOKS / "09_bertscore_in_practice.ipynb"
 
 
 def solution(name: str):
