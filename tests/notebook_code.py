@@ -64,3 +64,10 @@ def passes(check, *args, capsys=None) -> bool:
     assert lines and lines[-1].startswith("✅" if result else "❌"), out
     assert "Traceback" not in out, out
     return result
+
+
+def assert_separates(check, right, wrong, capsys) -> None:
+    """`check` passes the right answer and fails the untouched stub and every planted bug."""
+    assert passes(check, right, capsys)
+    for bug in (stub, *wrong):
+        assert not passes(check, bug, capsys), bug.__name__
