@@ -20,8 +20,11 @@ $(STAMP): requirements.txt pyproject.toml
 	touch $(STAMP)
 
 ## make lab: open the course in JupyterLab
+# Jupyter refuses to run as root (containers, CI machines) unless told it may.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 ## make test: every test (unit tests, then nbval over the chapter notebooks)
 test: test-unit test-notebooks
@@ -48,7 +51,7 @@ bench: $(STAMP)
 	$(PY) tests/benchmark.py
 
 demo: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks demo.ipynb
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks demo.ipynb $(ROOT_FLAG)
 
 clean:
 	rm -rf $(VENV)
