@@ -37,15 +37,15 @@ test-notebooks: $(STAMP)
 
 ## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
 check: $(STAMP)
-	$(PY) -m course_lib.run_notebooks --checks $(NB)
+	$(PY) -m course_lib.course.run_notebooks --checks $(NB)
 
 ## make student: regenerate the student notebooks from the solution notebooks
 student: $(STAMP)
-	$(PY) -m course_lib.exercises
+	$(PY) -m course_lib.course.exercises
 
 ## make run: execute every chapter headless and print each one's time
 run: $(STAMP)
-	$(PY) -m course_lib.run_notebooks notebooks/[0-9]*.ipynb
+	$(PY) -m course_lib.course.run_notebooks notebooks/[0-9]*.ipynb
 
 bench: $(STAMP)
 	$(PY) tests/benchmark.py

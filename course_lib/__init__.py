@@ -7,7 +7,7 @@ Modules, one concept each: model (loading, offline), embeddings (tokens -> layer
 similarity (cosine matrix), matching (greedy P/R/F), idf, baseline (rescaling), scorer
 (end to end), bleu / rouge / perplexity (lexical metrics), plots, notebook (set-up).
 """
-from .model import DEFAULT_LAYER, EMBEDDED_MODEL, ModelNotAvailableError, load
-from .scorer import score
+from course_lib.model import DEFAULT_LAYER, EMBEDDED_MODEL, ModelNotAvailableError, load
+from course_lib.engine.scorer import score
 
 __all__ = ["score", "load", "DEFAULT_LAYER", "EMBEDDED_MODEL", "ModelNotAvailableError"]

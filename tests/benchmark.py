@@ -46,7 +46,7 @@ WARMUP = 8
 # --------------------------------------------------------------------------------------------
 def wmt_pairs(n: int | None):
     """n WMT16 (mt, ref) pairs in a fixed shuffled order (all 3,360 when n is None)."""
-    from course_lib import datasets
+    from course_lib.evaluation import datasets
 
     df = datasets.wmt16()
     if n is not None:
@@ -57,8 +57,8 @@ def wmt_pairs(n: int | None):
 def stream_pairs(n: int):
     """n random pairs of two different sentences from the course's sentence pool (WMT16
     references, STS-B, PAWS: about 28k unique sentences), as when computing a baseline."""
-    from course_lib import datasets
-    from course_lib.baseline import random_pairs
+    from course_lib.evaluation import datasets
+    from course_lib.engine.baseline import random_pairs
 
     return random_pairs(datasets.baseline_corpus(), n, seed=0)
 
@@ -117,7 +117,8 @@ def bare_forward(layer: int, batch_size: int, max_tokens: int):
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    from course_lib.embeddings import length_batches, pad
+    from course_lib.engine.packing import length_batches
+    from course_lib.bertscore.embeddings import pad
     from course_lib.model import embedded_model_path, pick_device
 
     path = str(embedded_model_path())
@@ -158,7 +159,7 @@ def worker(task: dict) -> dict:
         return out
     cands, refs = stream_pairs(n) if task.get("stream") else wmt_pairs(n)
     out["pairs"] = len(cands)
-    from course_lib.embeddings import MAX_BATCH_TOKENS
+    from course_lib.engine.packing import MAX_BATCH_TOKENS
     from course_lib.model import embedded_model_path
 
     path = str(embedded_model_path())
@@ -236,7 +237,7 @@ def machine() -> dict:
     import torch
     import transformers
 
-    from course_lib.run_notebooks import cpu_name
+    from course_lib.course.run_notebooks import cpu_name
 
     return {"cpu": cpu_name(), "cores": os.cpu_count(), "python": platform.python_version(),
             "torch": torch.__version__, "transformers": transformers.__version__,
@@ -427,7 +428,7 @@ def main():
     text = report(args, info, res, loads)
     print(text)
     if not q or args.write:
-        from course_lib.run_notebooks import replace_block
+        from course_lib.course.run_notebooks import replace_block
 
         replace_block(ROOT / "README.md", "BENCHMARK", text)
         print("\nwritten to README.md", file=sys.stderr)

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import course_lib
-from course_lib import datasets
+from course_lib.evaluation import datasets
 from course_lib.model import ModelNotAvailableError, embedded_model_path, verify_embedded_model
 
 PATH = str(embedded_model_path())

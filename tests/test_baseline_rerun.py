@@ -13,8 +13,9 @@ import pytest
 import torch
 
 from course_lib import EMBEDDED_MODEL
-from course_lib.baseline import compute_baseline, default_baseline_path, read_baseline
-from course_lib.datasets import baseline_corpus
+from course_lib.engine.baseline import compute_baseline
+from course_lib.bertscore.baseline import default_baseline_path, read_baseline
+from course_lib.evaluation.datasets import baseline_corpus
 
 N_PAIRS, SEED, N_SIGMA = 1000, 1, 4.0
 

@@ -5,7 +5,7 @@ from functools import partial
 
 import pytest
 
-from course_lib.checks import ch01
+from course_lib.course.checks import ch01
 from notebook_code import NOTEBOOKS, assert_separates, passes, run_cells
 
 NOTEBOOK = NOTEBOOKS / "01_lexical_metrics.ipynb"

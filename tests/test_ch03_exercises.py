@@ -4,9 +4,9 @@ from functools import partial
 import pytest
 import torch
 
-from course_lib import naive
-from course_lib.checks import ch03
-from course_lib.embeddings import tokens
+from course_lib.teaching import naive
+from course_lib.course.checks import ch03
+from course_lib.bertscore.embeddings import tokens
 from course_lib.model import DEFAULT_LAYER, load
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 

@@ -5,8 +5,8 @@ import pytest
 import torch
 
 import course_lib
-from course_lib.checks import ch04
-from course_lib.plots import pair_view
+from course_lib.course.checks import ch04
+from course_lib.teaching.plots import pair_view
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "04_greedy_matching.ipynb"

@@ -6,7 +6,7 @@ from functools import partial
 import pytest
 import torch
 
-from course_lib.checks import ch05
+from course_lib.course.checks import ch05
 from notebook_code import NOTEBOOKS, definition, passes, stub
 
 NOTEBOOK = NOTEBOOKS / "05_idf.ipynb"

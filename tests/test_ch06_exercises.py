@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 import torch
 
-from course_lib.checks import ch06
+from course_lib.course.checks import ch06
 from notebook_code import NOTEBOOKS, definition, passes, stub
 
 NOTEBOOK = NOTEBOOKS / "06_baseline_rescaling.ipynb"

@@ -4,7 +4,7 @@ from functools import partial
 import pytest
 import torch
 
-from course_lib.checks import ch07
+from course_lib.course.checks import ch07
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "07_reference_library.ipynb"

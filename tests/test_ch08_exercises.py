@@ -1,4 +1,4 @@
-"""Chapter 08: course_lib.correlation against scipy, and the exercise checkers (pass on the notebook's
+"""Chapter 08: course_lib.evaluation.correlation against scipy, and the exercise checkers (pass on the notebook's
 solutions, fail on stubs and on planted wrong answers)."""
 from collections import Counter
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from course_lib import correlation
-from course_lib.checks import ch08
+from course_lib.evaluation import correlation
+from course_lib.course.checks import ch08
 from notebook_code import NOTEBOOKS, definition, passes, stub
 
 NOTEBOOK = NOTEBOOKS / "08_human_agreement.ipynb"
@@ -19,7 +19,7 @@ def solution(marker: str, name: str):
     return definition(NOTEBOOK, name, marker, imports=True, np=np, pd=pd)
 
 
-# ------------------------------------------------------------------ course_lib.correlation vs scipy
+# ------------------------------------------------------------------ course_lib.evaluation.correlation vs scipy
 
 @pytest.fixture(scope="module")
 def frame():

@@ -1,5 +1,5 @@
 """Chapter 09's checkers pass the notebook's solutions, fail stubs and planted wrong answers;
-course_lib.long_text agrees with course_lib.score where both apply."""
+course_lib.engine.long_text agrees with course_lib.score where both apply."""
 
 import numpy as np
 import pytest
@@ -7,8 +7,8 @@ import torch
 from scipy import stats
 
 import course_lib
-from course_lib import long_text
-from course_lib.checks import ch09
+from course_lib.engine import long_text
+from course_lib.course.checks import ch09
 from course_lib.model import load
 from notebook_code import NOTEBOOKS, run_cells, stub
 
@@ -141,6 +141,6 @@ def test_embed_long_reads_the_whole_text():
     # a window that holds the whole text gives the same vectors as one forward pass
     short = "A cat rested on a mat."
     one = long_text.embed_long(short)
-    batch = course_lib.embeddings.embed([short])
+    batch = course_lib.bertscore.embeddings.embed([short])
     ref = batch.embeddings[0] / batch.embeddings[0].norm(dim=-1, keepdim=True)
     assert torch.allclose(one.embeddings, ref, atol=1e-5)

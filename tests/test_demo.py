@@ -1,4 +1,4 @@
-"""Unit tests of the live demo's logic and widgets (course_lib/demo.py), no browser needed."""
+"""Unit tests of the live demo's logic and widgets (course_lib/demo/), no browser needed."""
 import math
 
 import pytest
@@ -6,9 +6,9 @@ import torch
 
 import course_lib
 from course_lib import demo
-from course_lib.bleu import sentence_bleu
-from course_lib.plots import PairView
-from course_lib.rouge import rouge_l
+from course_lib.lexical.bleu import sentence_bleu
+from course_lib.teaching.plots import PairView
+from course_lib.lexical.rouge import rouge_l
 
 LAWYER = demo.PRESETS["lawyer / attorney"]
 COLD = demo.PRESETS["cold / freezing"]

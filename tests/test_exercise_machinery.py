@@ -4,8 +4,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_lib import exercises
-from course_lib.checks import close, run
+from course_lib.course import exercises
+from course_lib.course.checks import close, run
 
 
 def test_code_solution_becomes_indented_stub():

@@ -15,11 +15,11 @@ import sacrebleu
 from rouge_score import rouge_scorer
 from sacrebleu.metrics.bleu import BLEU
 
-from course_lib import bleu, rouge
-from course_lib.bleu import (bleu_details, brevity_penalty, corpus_bleu, modified_precision,
+from course_lib.lexical import bleu, rouge
+from course_lib.lexical.bleu import (bleu_details, brevity_penalty, corpus_bleu, modified_precision,
                              sentence_bleu, tokenize_13a)
-from course_lib.perplexity import perplexity
-from course_lib.rouge import lcs_length, rouge_l, rouge_n, rouge_s
+from course_lib.lexical.perplexity import perplexity
+from course_lib.lexical.rouge import lcs_length, rouge_l, rouge_n, rouge_s
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 

@@ -1,4 +1,4 @@
-"""course_lib.metric (BERTScoreMetric: validation, frame scoring) and course_lib.signature."""
+"""course_lib.evaluation.metric (BERTScoreMetric: validation, frame scoring) and course_lib.evaluation.signature."""
 import math
 
 import pandas as pd
@@ -6,8 +6,8 @@ import pytest
 import torch
 
 import course_lib
-from course_lib.metric import BERTScoreMetric, validate_text
-from course_lib.signature import model_name, signature, versions
+from course_lib.evaluation.metric import BERTScoreMetric, validate_text
+from course_lib.evaluation.signature import model_name, signature, versions
 
 ANSWERS = ["Water boils at 100 degrees Celsius at sea level.", "Jane Austen.",
            "The capital of Australia is Sydney, its largest city and main port."]

@@ -11,9 +11,9 @@ import pytest
 import torch
 
 import course_lib
-import course_lib.scorer
-from course_lib import datasets
-from course_lib.baseline import default_baseline_path
+import course_lib.engine.scorer
+from course_lib.evaluation import datasets
+from course_lib.bertscore.baseline import default_baseline_path
 from course_lib.model import embedded_model_path
 
 TOL = 1e-5
@@ -66,7 +66,7 @@ def test_every_layer_matches_bert_score(pairs, model_path, layer, idf):
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf)
     assert len(ours[0]) == len(cands) >= 500
     # idf=True: idf from all 600 references, also when bert-score scores a pair alone
-    weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    weights = course_lib.engine.scorer.resolve_weights(idf, refs, course_lib.load()[0])
     assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights)
 
 
@@ -78,7 +78,7 @@ def test_rescaled_matches_bert_score(pairs, model_path, layer, idf):
     ours = course_lib.score(cands, refs, num_layers=layer, idf=idf, rescale_with_baseline=True)
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf,
                               lang="en", rescale_with_baseline=True, baseline_path=path)
-    weights = course_lib.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    weights = course_lib.engine.scorer.resolve_weights(idf, refs, course_lib.load()[0])
     assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights, lang="en",
                   rescale_with_baseline=True, baseline_path=path)
     raw = course_lib.score(cands, refs, num_layers=layer, idf=idf)
@@ -120,7 +120,7 @@ def test_exclude_special_is_stricter_and_differs(pairs):
 def test_idf_dict_is_accepted(pairs, model_path):
     cands, refs = pairs
     tokenizer, _ = course_lib.load()
-    from course_lib.idf import idf_weights
+    from course_lib.bertscore.idf import idf_weights
 
     weights = idf_weights(datasets.wmt16().ref.tolist(), tokenizer)
     ours = course_lib.score(cands[:100], refs[:100], idf=weights)

@@ -7,10 +7,12 @@ import pytest
 import torch
 
 import course_lib
-import course_lib.baseline
-import course_lib.embeddings as E
-import course_lib.scorer as S
-from course_lib import datasets
+import course_lib.engine.baseline
+import course_lib.bertscore.embeddings as E
+import course_lib.engine.fast_tokenizer as FT
+import course_lib.engine.packing as PK
+import course_lib.engine.scorer as S
+from course_lib.evaluation import datasets
 
 EDGE_CASES = [
     "", "   ", "\t\n", "[MASK] is here", "a [mask] b", "x[SEP]y", "[UNK] [CLS] [PAD]", "<s> </s>", "##ing",
@@ -38,11 +40,11 @@ def every_text_in_data() -> list[str]:
 def test_fast_tokenizer_gives_bert_scores_ids_on_all_data(tokenizer):
     """bert-score tokenizes with the slow tokenizer; the fast path must give the same ids on
     every text the course uses (46k texts, 7 languages, long documents) and on edge cases."""
-    assert E.fast_tokenizer(tokenizer) is not None  # the fast path is really taken
+    assert FT.fast_tokenizer(tokenizer) is not None  # the fast path is really taken
     texts = EDGE_CASES + every_text_in_data()
     assert len(texts) > 40_000
     slow = [E.encode(tokenizer, t) for t in texts]  # bert-score's sent_encode, text by text
-    fast, truncated = E.encode_many(tokenizer, texts)
+    fast, truncated = FT.encode_many(tokenizer, texts)
     bad = [t for t, a, b in zip(texts, slow, fast) if a != b]
     assert not bad, f"{len(bad)} texts tokenized differently, e.g. {bad[0][:80]!r}"
     limit = tokenizer.model_max_length
@@ -52,15 +54,15 @@ def test_fast_tokenizer_gives_bert_scores_ids_on_all_data(tokenizer):
 
 def test_slow_path_switch_gives_the_same_ids(tokenizer, monkeypatch):
     texts = EDGE_CASES + datasets.wmt16().ref.tolist()[:50]
-    fast = E.encode_all(tokenizer, texts)
-    monkeypatch.setattr(E, "USE_FAST_TOKENIZER", False)
-    assert E.encode_all(tokenizer, texts) == fast
+    fast = FT.encode_many(tokenizer, texts)
+    monkeypatch.setattr(FT, "USE_FAST_TOKENIZER", False)
+    assert FT.encode_many(tokenizer, texts) == fast == (E.encode_all(tokenizer, texts), 0)
 
 
 def test_length_batches_cover_everything_within_budget():
     rng = random.Random(0)
     lengths = [rng.randint(2, 120) for _ in range(500)] + [700]
-    batches = E.length_batches(lengths, batch_size=16, max_tokens=512)
+    batches = PK.length_batches(lengths, batch_size=16, max_tokens=512)
     flat = [k for b in batches for k in b]
     assert sorted(flat) == list(range(len(lengths)))
     assert [lengths[k] for k in flat] == sorted(lengths, reverse=True)  # longest first
@@ -102,7 +104,7 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
     if not all_layers:
         one_by_one = course_lib.score(cands, refs, idf=True, batch_size=1)
         assert max_diff(default, one_by_one) <= 1e-6
-    monkeypatch.setattr(E, "MAX_BATCH_TOKENS", 64)
+    monkeypatch.setattr(PK, "MAX_BATCH_TOKENS", 64)
     monkeypatch.setattr(S, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
     monkeypatch.setattr(S, "CHUNK_PAIRS", 7)
     monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
@@ -180,7 +182,7 @@ def test_verbose_shows_one_progress_bar_on_stderr(pairs, capsys):
 def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     """Streaming: however many pairs, a chunk stores at most STORE_FLOATS floats of vectors
     (a single pair may exceed it alone)."""
-    cands, refs = course_lib.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=1)
+    cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=1)
     budget = 384 * 400
     monkeypatch.setattr(S, "STORE_FLOATS", budget)
     sizes, add = [], S.SentenceStore.add

@@ -1,7 +1,7 @@
 """The README blocks that tools regenerate (benchmark figures, notebook run times)."""
 import pytest
 
-from course_lib.run_notebooks import replace_block, write_readme
+from course_lib.course.run_notebooks import replace_block, write_readme
 
 
 def test_replace_block_replaces_only_between_its_markers(tmp_path):

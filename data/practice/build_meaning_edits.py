@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from course_lib import datasets
+from course_lib.evaluation import datasets
 
 OUT = Path(__file__).resolve().parent / "meaning_edits.csv"
 

@@ -1,0 +1,66 @@
+"""Baseline rescaling: make raw BERTScores readable.
+
+Raw scores of a model live in a narrow band (unrelated sentences already score well above 0).
+The paper takes b = the mean score of random, unrelated sentence pairs and maps
+
+    x_rescaled = (x - b) / (1 - b)          separately for P, R and F,
+
+so unrelated text lands near 0 and identical text stays at 1. It is a linear map: rankings
+do not change, and scores below the baseline become negative.
+
+Baseline files use bert-score's format: comma-separated, header `LAYER,P,R,F`, row k = layer k.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from course_lib.paths import DATA
+
+import torch
+
+BASELINE_DIR = DATA / "baselines"
+
+
+def rescale(x: torch.Tensor, b: float | torch.Tensor) -> torch.Tensor:
+    """(x - b) / (1 - b)."""
+    return (x - b) / (1 - b)
+
+
+def read_baseline(path) -> torch.Tensor:
+    """Read a baseline file -> tensor [n_layers + 1, 3] with columns P, R, F (row k = layer k)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"Baseline file not found: {path}")
+    lines = [l.strip() for l in path.read_text().splitlines() if l.strip()]
+    header = [h.strip() for h in lines[0].split(",")]
+    if header != ["LAYER", "P", "R", "F"]:
+        raise ValueError(f"{path}: expected header LAYER,P,R,F, got {lines[0]!r}")
+    rows = [[float(v) for v in l.split(",")] for l in lines[1:]]
+    if [int(r[0]) for r in rows] != list(range(len(rows))):
+        raise ValueError(f"{path}: rows must be layers 0, 1, 2, ... in order")
+    return torch.tensor([r[1:] for r in rows], dtype=torch.float32)
+
+
+def write_baseline(path, baselines) -> Path:
+    """Write [n_layers + 1, 3] baselines (P, R, F per layer) in bert-score's format."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = ["LAYER,P,R,F"] + [f"{k},{p:.10f},{r:.10f},{f:.10f}" for k, (p, r, f) in enumerate(baselines)]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def default_baseline_path(model_type: str | None) -> Path:
+    """Where the course keeps its own baseline for a model: data/baselines/<name>.tsv."""
+    from course_lib.model import EMBEDDED_MODEL, is_embedded
+
+    name = EMBEDDED_MODEL if is_embedded(model_type) else str(model_type)
+    return BASELINE_DIR / (Path(name.rstrip("/")).name + ".tsv")
+
+
+def layer_baseline(path, layer: int) -> torch.Tensor:
+    """The (P, R, F) baseline [3] of one layer from a file."""
+    table = read_baseline(path)
+    if not 0 <= layer < len(table):
+        raise ValueError(f"{path} has baselines for layers 0..{len(table) - 1}, not layer {layer}")
+    return table[layer]

@@ -1,0 +1,85 @@
+"""Greedy matching: each token is paired with its most similar token on the other side.
+
+With the similarity matrix sim [batch, cand_len, ref_len] and token weights w (idf, or 1):
+
+    P = Σ_i w(x̂_i) · max_j sim[i, j] / Σ_i w(x̂_i)     (every candidate token finds its best match)
+    R = Σ_j w(x_j) · max_i sim[i, j] / Σ_j w(x_j)      (every reference token finds its best match)
+    F = 2 P R / (P + R)
+
+[CLS] and [SEP] carry weight 0, so they never count as sources. bert-score still lets the
+other tokens match *to* them (its open issue #180); `exclude_special=True` forbids that.
+"""
+from __future__ import annotations
+
+import warnings
+
+import torch
+
+from course_lib.bertscore.similarity import masked_cosine_matrix
+
+
+def weighted_mean(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
+    """Σ w·v / Σ w over the last dimension. [batch, len] -> [batch]"""
+    return (values * weights).sum(-1) / weights.sum(-1)
+
+
+def f1(precision: torch.Tensor, recall: torch.Tensor) -> torch.Tensor:
+    """Harmonic mean 2PR/(P+R); 0 where it is undefined (both 0, or NaN)."""
+    f = 2 * precision * recall / (precision + recall)
+    return f.masked_fill(torch.isnan(f), 0.0)
+
+
+def best_matches(sim: torch.Tensor):
+    """Row and column maxima of a (masked) similarity matrix [..., cand_len, ref_len].
+
+    Returns (for precision: best reference match of each candidate token [..., cand_len],
+             for recall: best candidate match of each reference token [..., ref_len]).
+    """
+    return sim.max(dim=-1).values, sim.max(dim=-2).values
+
+
+def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights,
+                 cand_special=None, ref_special=None, exclude_special: bool = False):
+    """Precision, recall and F1 of a batch of (candidate, reference) pairs.
+
+    cand_emb [batch, cand_len, dim], ref_emb [batch, ref_len, dim] (layer vectors)
+    cand_mask, cand_weights, cand_special [batch, cand_len]; likewise for ref.
+    Masks are True for real tokens; weights are 0 at padding and at [CLS]/[SEP].
+    `exclude_special=True` also removes [CLS]/[SEP] as match targets.
+    Returns P, R, F, each [batch].
+    """
+    if exclude_special:
+        cand_mask = cand_mask & ~cand_special
+        ref_mask = ref_mask & ~ref_special
+    sim = masked_cosine_matrix(cand_emb, ref_emb, cand_mask, ref_mask)
+    best_for_cand, best_for_ref = best_matches(sim)
+    # padding rows/columns are all -inf; their weight is 0, but 0 * -inf is NaN
+    best_for_cand = best_for_cand.masked_fill(~cand_mask, 0.0)
+    best_for_ref = best_for_ref.masked_fill(~ref_mask, 0.0)
+    P = weighted_mean(best_for_cand, cand_weights)
+    R = weighted_mean(best_for_ref, ref_weights)
+    return zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special)
+
+
+def zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special):
+    """bert-score's rule for empty texts: P = R = F = 0, with a warning.
+
+    A text is empty when it has no tokens but [CLS]/[SEP]. When all weights of a non-empty text
+    are 0 (idf computed from a single reference: every token has idf log(2/2) = 0), P or R is
+    0/0 = NaN as in bert-score, F is set to 0, and a warning says so.
+    """
+    empty_cand = (cand_mask & ~cand_special).sum(-1) == 0
+    empty_ref = (ref_mask & ~ref_special).sum(-1) == 0
+    if empty_cand.any():
+        warnings.warn("Empty candidate sentence detected; setting raw BERTScores to 0.", stacklevel=3)
+    if empty_ref.any():
+        warnings.warn("Empty reference sentence detected; setting raw BERTScores to 0.", stacklevel=3)
+    empty = empty_cand | empty_ref
+    P = P.masked_fill(empty, 0.0)
+    R = R.masked_fill(empty, 0.0)
+    if torch.isnan(P).any() or torch.isnan(R).any():
+        warnings.warn(
+            "Some texts have total token weight 0 (e.g. idf computed from a single reference: "
+            "every token's idf is log(2/2) = 0), so P or R is NaN and F is set to 0, as in "
+            "bert-score. Compute idf from a larger corpus.", stacklevel=3)
+    return P, R, f1(P, R)

@@ -1,0 +1,147 @@
+"""Checkers for chapter 05 (importance weighting with idf).
+
+Every expected value is computed here with course_lib (idf, matching) on several cases.
+"""
+from __future__ import annotations
+
+import math
+import random
+from functools import lru_cache
+
+import torch
+
+from . import close, run
+
+# Token-id corpora with the traps: repeats inside a text, [CLS]=101/[SEP]=102 in every text.
+_TOY_CORPORA = [
+    [[101, 7, 8, 9, 102], [101, 7, 7, 7, 102], [101, 9, 10, 102]],
+    [[101, 5, 102]],
+    [[101, 1, 2, 3, 102], [101, 2, 3, 4, 102], [101, 3, 4, 5, 102], [101, 3, 3, 6, 102], [101, 102]],
+]
+_UNSEEN = 987_654  # an id no corpus contains
+
+
+def _random_corpus(seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    return [[101] + [rng.randint(1000, 1040) for _ in range(rng.randint(1, 12))] + [102]
+            for _ in range(rng.randint(5, 40))]
+
+
+@lru_cache(maxsize=1)
+def _all_tokenized_wmt16_refs() -> tuple[tuple[int, ...], ...]:
+    """The 2,564 distinct WMT16 references, tokenized as the scorer does (computed once)."""
+    from course_lib.evaluation.datasets import wmt16
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    return tuple(tuple(encode(tokenizer, r)) for r in sorted(set(wmt16()["ref"])))
+
+
+def _tokenized_wmt16_refs(n: int = 300) -> list[list[int]]:
+    return [list(ids) for ids in _all_tokenized_wmt16_refs()[:n]]
+
+
+def check_idf(student_idf) -> bool:
+    """Exercise 5.1: `student_idf(token_ids)` must return bert-score's smoothed idf weights."""
+    from course_lib.bertscore.idf import idf_from_ids
+
+    def test():
+        corpora = _TOY_CORPORA + [_random_corpus(s) for s in range(3)] + [_tokenized_wmt16_refs()]
+        for k, corpus in enumerate(corpora):
+            expected = idf_from_ids(corpus)
+            got = student_idf([list(ids) for ids in corpus])
+            seen = sorted({i for ids in corpus for i in ids})
+            for i in seen:
+                assert i in got or _has_default(got), f"corpus {k}: token {i} is missing"
+                assert close(got[i], expected[i]), (
+                    f"corpus {k} (M = {len(corpus)} texts): token {i} should weigh "
+                    f"{expected[i]:.4f}, yours {float(got[i]):.4f}")
+            assert _has_default(got), "the result must give a weight to unseen tokens too (a defaultdict)"
+            assert close(got[_UNSEEN], math.log(len(corpus) + 1)), (
+                f"corpus {k}: an unseen token should weigh log(M + 1) = {math.log(len(corpus) + 1):.4f}, "
+                f"yours {float(got[_UNSEEN]):.4f}")
+
+    return run("5.1", test, "df(w) counts the texts that contain w (a set per text, not every occurrence); "
+               "idf(w) = log((M + 1) / (df(w) + 1)); an unseen token gets log(M + 1): "
+               "return a collections.defaultdict.")
+
+
+def _has_default(weights) -> bool:
+    try:
+        weights[_UNSEEN]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return True
+
+
+def _random_pair(seed: int):
+    g = torch.Generator().manual_seed(seed)
+    n_c, n_r = 3 + seed % 5, 4 + (seed * 3) % 6
+    cand, ref = torch.randn(n_c, 8, generator=g), torch.randn(n_r, 8, generator=g)
+    c_w = torch.rand(n_c, generator=g) * 3
+    r_w = torch.rand(n_r, generator=g) * 3
+    c_w[0] = c_w[-1] = r_w[0] = r_w[-1] = 0.0  # [CLS] and [SEP]
+    return cand, ref, c_w, r_w
+
+
+def check_weighted_prf(student_prf) -> bool:
+    """Exercise 5.2: `student_prf(sim, cand_weights, ref_weights)` -> (P, R, F) of one pair."""
+    from course_lib.bertscore.matching import greedy_match
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    def test():
+        for seed in range(6):
+            cand, ref, c_w, r_w = _random_pair(seed)
+            n_c, n_r = len(cand), len(ref)
+            c_sp = torch.zeros(1, n_c, dtype=torch.bool)
+            r_sp = torch.zeros(1, n_r, dtype=torch.bool)
+            c_sp[0, [0, -1]] = True
+            r_sp[0, [0, -1]] = True
+            P, R, F = greedy_match(cand[None], ref[None], torch.ones(1, n_c, dtype=torch.bool),
+                                   torch.ones(1, n_r, dtype=torch.bool), c_w[None], r_w[None], c_sp, r_sp)
+            got = student_prf(cosine_matrix(cand, ref), c_w.clone(), r_w.clone())
+            assert len(got) == 3, "return three numbers: (P, R, F)"
+            for name, g, e in zip("PRF", got, (P, R, F)):
+                assert close(g, e, 1e-5), f"case {seed}: {name} should be {e.item():.4f}, yours {float(g):.4f}"
+
+    return run("5.2", test, "P: for each candidate token (row of sim) its best reference match, "
+               "weighted by the candidate token's idf; R: for each reference token (column) its best "
+               "candidate match, weighted by the reference token's idf; F = 2PR / (P + R).")
+
+
+def check_single_reference_weight(answer) -> bool:
+    """Exercise 5.3: the idf of every token when idf comes from one reference sentence."""
+    from course_lib.bertscore.idf import idf_from_ids
+
+    def test():
+        values = set()
+        for corpus in ([[101, 7, 8, 9, 102]], [_random_corpus(4)[0]], [_tokenized_wmt16_refs(1)[0]]):
+            weights = idf_from_ids(corpus)
+            values |= {round(weights[i], 12) for i in corpus[0]}
+        assert len(values) == 1
+        expected = values.pop()
+        assert isinstance(answer, (int, float)) and not isinstance(answer, bool), "answer with a number"
+        assert close(answer, expected), "with M = 1 text, every token of it has df = 1"
+
+    return run("5.3", test, "put M = 1 and df(w) = 1 into idf(w) = log((M + 1) / (df(w) + 1)).")
+
+
+def check_unseen_and_rarest(answer) -> bool:
+    """Exercise 5.4: (idf of a token never seen, idf of a token seen once) for the 2,564 WMT16 references."""
+    from course_lib.bertscore.idf import document_frequency, idf_from_ids
+    from course_lib.model import load
+
+    def test():
+        tokenizer, _ = load()
+        ids = _tokenized_wmt16_refs(n=None)
+        df, weights = document_frequency(ids), idf_from_ids(ids)
+        once = next(i for i, c in sorted(df.items()) if c == 1)
+        unseen = next(i for i in range(tokenizer.vocab_size) if i not in df)
+        expected = (weights[unseen], weights[once])
+        assert isinstance(answer, (tuple, list)) and len(answer) == 2, "answer with a pair (unseen, seen once)"
+        assert close(answer[0], expected[0], 1e-3), "the unseen token: check its weight (M = number of references)"
+        assert close(answer[1], expected[1], 1e-3), "the token seen once: df = 1"
+
+    return run("5.4", test, "M = the number of unique WMT16 references; unseen: log(M + 1); "
+               "seen in one: log((M + 1) / 2).")

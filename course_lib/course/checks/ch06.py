@@ -1,0 +1,105 @@
+"""Checkers for chapter 06 (baseline rescaling).
+
+Expected values come from course_lib.bertscore.baseline, bert-score's shipped baseline files, scipy and
+the Rob Halford data in data/rag_halford/ -- never from a typed-in score.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import torch
+
+from course_lib.paths import DATA
+
+from . import close, run
+
+HALFORD = DATA / "rag_halford" / "halford.json"
+
+
+def _score_samples():
+    """Score-like samples: random, a few values, one with n = 2, and real spread."""
+    g = torch.Generator().manual_seed(6)
+    return [torch.rand(50, generator=g) * 0.4 + 0.2, torch.tensor([0.31, 0.35, 0.42, 0.29, 0.38]),
+            torch.tensor([0.5, 0.7]), torch.randn(400, generator=g) * 0.07 + 0.36]
+
+
+def check_baseline_and_se(student_fn) -> bool:
+    """Exercise 6.1: `student_fn(scores)` -> (b, standard error of b), as compute_baseline does."""
+
+    def test():
+        for k, x in enumerate(_score_samples()):
+            b, se = student_fn(x.clone())
+            expected_b = x.mean()
+            expected_se = x.std() / math.sqrt(len(x))  # torch's std: sample std (n - 1)
+            assert close(b, expected_b), f"sample {k}: b should be {expected_b:.5f}, yours {float(b):.5f}"
+            assert close(se, expected_se), (
+                f"sample {k} (n = {len(x)}): standard error should be {expected_se:.5f}, yours {float(se):.5f}")
+
+    return run("6.1", test, "b is the mean; its standard error is the sample standard deviation "
+               "(divide by n - 1, torch's default) over sqrt(n).")
+
+
+def check_unrescale(student_fn) -> bool:
+    """Exercise 6.2: `student_fn(x_rescaled, b)` must undo course_lib.bertscore.baseline.rescale."""
+    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
+    from course_lib.model import EMBEDDED_MODEL
+
+    def test():
+        ours = read_baseline(default_baseline_path(EMBEDDED_MODEL))
+        theirs = read_baseline(_bert_score_baseline("roberta-large"))
+        raw = torch.tensor([0.95, 0.83, 0.41, 0.36, 0.2])
+        for b in (float(ours[4, 2]), float(theirs[17, 2]), 0.5, 0.0):
+            for x in raw:
+                got = student_fn(rescale(x, b).item(), b)
+                assert close(got, x, 1e-5), f"b = {b:.3f}: rescaled {rescale(x, b).item():.4f} came from " \
+                                            f"raw {x.item():.4f}, yours gives {float(got):.4f}"
+
+    return run("6.2", test, "solve x' = (x - b) / (1 - b) for x.")
+
+
+def _bert_score_baseline(model: str, lang: str = "en") -> Path:
+    import bert_score
+
+    return Path(bert_score.__file__).parent / "rescale_baseline" / lang / f"{model}.tsv"
+
+
+def published_raw_f(candidate: int) -> float:
+    """Raw F that bert-score's roberta-large (layer 17) gave a Halford candidate before rescaling."""
+    from course_lib.bertscore.baseline import layer_baseline
+
+    data = json.loads(HALFORD.read_text())
+    rescaled = next(c for c in data["candidates"] if c["id"] == candidate)["published"]["F"]
+    b = float(layer_baseline(_bert_score_baseline("roberta-large"), 17)[2])
+    return b + (1 - b) * rescaled
+
+
+def check_published_raw(answer) -> bool:
+    """Exercise 6.3: the raw roberta-large F behind the blog's rescaled F = 0.189 (candidate 3)."""
+
+    def test():
+        assert isinstance(answer, (int, float)) and not isinstance(answer, bool), "answer with a number"
+        # the published F has 3 decimals: its rounding moves the raw F by up to 0.0005 * (1 - b)
+        assert close(answer, published_raw_f(3), 2e-4), "use roberta-large's layer-17 F baseline"
+
+    return run("6.3", test, "read bert-score's roberta-large baseline file (row 17, column F) and undo "
+               "the rescaling of 0.189 with your function from 6.2.")
+
+
+def check_spearman(answer) -> bool:
+    """Exercise 6.4: Spearman correlation between raw and rescaled scores."""
+    from scipy.stats import spearmanr
+
+    from course_lib.bertscore.baseline import rescale
+
+    def test():
+        assert isinstance(answer, (int, float)) and not isinstance(answer, bool), "answer with a number"
+        g = torch.Generator().manual_seed(0)
+        raw = torch.rand(200, generator=g)
+        for b in (0.36, 0.83, -0.2):
+            expected = spearmanr(raw.numpy(), rescale(raw, b).numpy()).statistic
+            assert close(answer, expected), "what does a map x -> (x - b) / (1 - b) with 1 - b > 0 do to the order?"
+
+    return run("6.4", test, "rescaling subtracts the same b from every score and divides by the same "
+               "positive 1 - b.")

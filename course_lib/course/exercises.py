@@ -1,0 +1,71 @@
+"""Student notebooks from solution notebooks (nbgrader's markers, no nbgrader needed).
+
+In a solution notebook (notebooks/NN_*.ipynb):
+- code between `### BEGIN SOLUTION` and `### END SOLUTION` becomes `raise NotImplementedError()`
+  at the same indentation;
+- a markdown answer between `<!-- BEGIN SOLUTION -->` and `<!-- END SOLUTION -->` becomes
+  `*Your answer here.*`.
+Outputs are cleared. Student notebooks go to notebooks/student/ with the same file names.
+
+    python -m course_lib.course.exercises          # (make student) regenerate all student notebooks
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+
+from course_lib.paths import NOTEBOOKS
+STUDENT = NOTEBOOKS / "student"
+_CODE = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.M | re.S)
+_MD = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
+
+
+def strip_code(source: str) -> str:
+    """Replace each solution block with a stub that keeps the block's indentation."""
+    return _CODE.sub(lambda m: f"{m.group(1)}raise NotImplementedError(){m.group(2)}", source)
+
+
+def strip_markdown(source: str) -> str:
+    return _MD.sub("*Your answer here.*", source)
+
+
+def student_version(nb):
+    """A copy of a solution notebook with solutions removed and outputs cleared."""
+    nb = nbformat.from_dict(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = strip_code(cell.source)
+            cell.outputs = []
+            cell.execution_count = None
+        elif cell.cell_type == "markdown":
+            cell.source = strip_markdown(cell.source)
+        cell.metadata.pop("execution", None)  # timestamps of the solution run
+    nb.nbformat_minor = max(nb.get("nbformat_minor", 4), 4)
+    return nb
+
+
+def solution_notebooks() -> list[Path]:
+    """Chapter notebooks that contain exercises."""
+    return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")
+                  if "### BEGIN SOLUTION" in p.read_text() or "<!-- BEGIN SOLUTION -->" in p.read_text())
+
+
+def render(path: Path) -> str:
+    nb = nbformat.read(path, as_version=4)
+    text = nbformat.writes(student_version(nb))
+    return text if text.endswith("\n") else text + "\n"
+
+
+def main() -> int:
+    STUDENT.mkdir(exist_ok=True)
+    for path in solution_notebooks():
+        (STUDENT / path.name).write_text(render(path))
+        print(f"wrote notebooks/student/{path.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Run notebooks headless, top to bottom, on a fresh kernel; print each one's time.
+
+    python -m course_lib.course.run_notebooks notebooks/[0-9]*.ipynb      # make run
+    python -m course_lib.course.run_notebooks --readme notebooks/[0-9]*.ipynb notebooks/demo.ipynb
+    python -m course_lib.course.run_notebooks --checks notebooks/student/01_lexical_metrics.ipynb
+
+--checks prints the exercise check lines (✅ / ❌) and does not stop at a failing cell, so a
+student sees every check of a notebook at once. Notebooks are not modified on disk.
+--readme also writes the times into README.md, between <!-- RUNTIMES:START --> and
+<!-- RUNTIMES:END -->.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
+                            resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    return nb, time.perf_counter() - start
+
+
+def check_lines(nb) -> list[str]:
+    lines = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            text = out.get("text", "") if out.get("output_type") == "stream" else ""
+            lines += [l for l in text.splitlines() if l.startswith(("✅", "❌"))]
+            if out.get("output_type") == "error":
+                lines.append(f"⚠️  a cell raised {out.get('ename')}: {out.get('evalue')}")
+    return lines
+
+
+def cpu_name() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine()
+
+
+def replace_block(path: Path, name: str, text: str) -> None:
+    """Replace what lies between <!-- NAME:START --> and <!-- NAME:END --> in `path` with `text`."""
+    start, end = f"<!-- {name}:START -->", f"<!-- {name}:END -->"
+    content = path.read_text()
+    if start not in content or end not in content:
+        raise SystemExit(f"{path} has no {start} ... {end} block")
+    head, rest = content.split(start, 1)
+    path.write_text(f"{head}{start}\n{text}\n{end}{rest.split(end, 1)[1]}")
+
+
+def write_readme(times: dict[str, float], readme: Path = Path("README.md")) -> None:
+    """Replace the block between the RUNTIMES markers of `readme` with a table of `times`."""
+    import torch
+
+    rows = [f"| {name} | {seconds:.0f} |" for name, seconds in times.items()]
+    chapters = sum(s for name, s in times.items() if name[:2].isdigit())
+    text = "\n".join([
+        f"`make run` times ({datetime.date.today().isoformat()}; {cpu_name()}, {os.cpu_count()} cores, "
+        f"torch {torch.__version__} with {torch.get_num_threads()} threads; each notebook on a fresh "
+        "kernel, top to bottom, model files in the OS cache):",
+        "",
+        "| notebook | seconds |",
+        "|---|---:|",
+        *rows,
+        f"| **chapters 00–09 together** | **{chapters:.0f}** ({chapters / 60:.1f} min) |",
+    ])
+    replace_block(readme, "RUNTIMES", text)
+    print(f"written to {readme}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--checks", action="store_true", help="print exercise checks only")
+    parser.add_argument("--readme", action="store_true", help="write the times into README.md")
+    args = parser.parse_args(argv)
+    total, failed, times = 0.0, 0, {}
+    for path in args.notebooks:
+        try:
+            nb, seconds = execute(path, allow_errors=args.checks)
+        except Exception as err:  # a failing cell: report it and go on with the next notebook
+            print(f"{path.name:45s} FAILED: {type(err).__name__}: {str(err).splitlines()[-1][:200]}")
+            failed += 1
+            continue
+        total += seconds
+        times[path.name] = seconds
+        print(f"{path.name:45s} {seconds:6.1f} s")
+        if args.checks:
+            lines = check_lines(nb)
+            print("\n".join(lines) if lines else "(no exercise checks in this notebook)")
+            failed += any(l.startswith("❌") for l in lines)
+    if not args.checks:
+        print(f"{'total':45s} {total:6.1f} s")
+        if args.readme and not failed:
+            write_readme(times)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

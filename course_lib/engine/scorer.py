@@ -1,0 +1,288 @@
+"""BERTScore end to end: a drop-in for `bert_score.score`.
+
+1. check the inputs; flatten several references per candidate into pairs
+2. weights: idf from the references (or 1), 0 for [CLS]/[SEP]
+3. embed each unique sentence once: tokenize all in one call, sort by token length, batch by
+   a token budget, run the model (only up to the layer asked for), keep the vectors packed
+4. greedy matching on padded batches of pairs, gathered from the packed vectors -> P, R, F
+5. several references: keep the best P, R and F separately; then rescale with a baseline
+Long inputs stream through in chunks of pairs whose stored vectors fit a memory budget, so
+100,000 pairs need no more memory than a few thousand.
+"""
+from __future__ import annotations
+
+import os
+
+import torch
+from tqdm.auto import tqdm
+
+from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
+from course_lib.bertscore.embeddings import _max_length, warn_truncated
+from course_lib.engine import packing
+from course_lib.engine.fast_tokenizer import encode_many
+from course_lib.bertscore.idf import idf_from_ids, uniform_weights
+from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.inputs import check_inputs
+from course_lib.model import default_layer, load, num_layers_of
+
+CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
+STORE_FLOATS = 1 << 26  # the most stored vector floats per chunk (256 MB in float32)
+MATCH_FLOATS = 1 << 23  # the most gathered vector floats per matching batch (32 MB)
+
+
+def resolve_weights(idf, flat_refs: list[str], tokenizer):
+    """idf=False -> 1 per token ([CLS]/[SEP] 0); True -> idf from the references; dict -> as given."""
+    if idf is False or idf is None:
+        return uniform_weights(tokenizer)
+    if idf is True:  # = idf.idf_weights(flat_refs, tokenizer), tokenized in one call
+        return idf_from_ids(encode_many(tokenizer, flat_refs)[0])
+    if isinstance(idf, dict):
+        return idf
+    raise TypeError(f"idf must be True, False or a dict of token weights, got {type(idf).__name__}")
+
+
+class SentenceStore:
+    """Each unique sentence embedded once: unit vectors packed end to end (no padding), with
+    the weight and the [CLS]/[SEP] flag of every token.
+
+    vectors [tokens, dim] (or [n_layers + 1, tokens, dim]); weight, special [tokens];
+    start, length [sentences]; `index` maps a sentence to its number.
+    """
+
+    def __init__(self, tokenizer, model, layer, weights, batch_size):
+        self.tokenizer, self.model, self.layer = tokenizer, model, layer
+        self.weights, self.batch_size = weights, batch_size
+        self.index: dict[str, int] = {}
+        self.vectors = self.weight = self.special = self.start = self.length = None
+
+    def add(self, sentences: list[str], progress=False, ids: list[list[int]] | None = None):
+        """Embed the sentences not stored yet. `ids`: the token ids of `sentences`, if known.
+        `progress`: True for a progress bar, or a function called with each batch's size."""
+        new = [s for s in dict.fromkeys(sentences) if s not in self.index]
+        if not new:
+            return
+        if ids is not None:
+            known = dict(zip(sentences, ids))
+            ids = [known[s] for s in new]
+        else:
+            ids, truncated = encode_many(self.tokenizer, new)
+            if truncated:
+                warn_truncated(truncated, _max_length(self.tokenizer))
+        bar = tqdm(total=len(new), desc="embedding", leave=False) if progress is True else None
+        callback = bar.update if bar else progress or None
+        packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
+                              self.batch_size, packing.MAX_BATCH_TOKENS, callback)
+        if bar:
+            bar.close()
+        weight, special = self._token_info(packed.ids)
+        offset = 0 if self.start is None else self.vectors.shape[-2]
+        parts = (packed.vectors, weight, special, packed.start + offset, packed.length)
+        if self.start is None:
+            self.vectors, self.weight, self.special, self.start, self.length = parts
+        else:
+            self.vectors = torch.cat([self.vectors, parts[0]], dim=-2)
+            self.weight, self.special, self.start, self.length = (
+                torch.cat([old, part]) for old, part in zip(
+                    (self.weight, self.special, self.start, self.length), parts[1:]))
+        self.index.update({s: len(self.index) + k for k, s in enumerate(new)})
+
+    def _token_info(self, ids: torch.Tensor):
+        """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
+        distinct id."""
+        distinct, inverse = torch.unique(ids, return_inverse=True)
+        table = torch.tensor([float(self.weights[i]) for i in distinct.tolist()], dtype=torch.float32)
+        special_ids = [i for i in (self.tokenizer.cls_token_id, self.tokenizer.sep_token_id) if i is not None]
+        special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
+        return table.to(ids.device)[inverse], special
+
+    def gather(self, numbers: torch.Tensor):
+        """Padded tensors of the sentences numbered `numbers` [batch]: emb [batch, len, dim]
+        (or [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+        numbers = numbers.to(self.start.device)
+        length = self.length[numbers]
+        positions = torch.arange(int(length.max()), device=length.device)
+        mask = positions[None, :] < length[:, None]
+        rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
+        emb = self.vectors[rows] if self.layer is not None else self.vectors[:, rows]
+        return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
+
+    def batch(self, sentences: list[str]):
+        """Padded tensors for a list of sentences: emb [batch, len, dim] (or
+        [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+        return self.gather(torch.tensor([self.index[s] for s in sentences]))
+
+
+def match_batches(cand_len: list[int], ref_len: list[int], dim: int, n_layers: int = 1,
+                  max_floats: int = MATCH_FLOATS) -> list[list[int]]:
+    """Group pair indices for matching: longest pairs first; each batch's gathered vectors,
+    rows × (longest candidate + longest reference) × dim × layers, stay within `max_floats`."""
+    order = sorted(range(len(cand_len)), key=lambda k: -(cand_len[k] + ref_len[k]))
+    batches, current, lc, lr = [], [], 0, 0
+    for k in order:
+        c, r = max(lc, cand_len[k]), max(lr, ref_len[k])
+        if current and (len(current) + 1) * (c + r) * dim * n_layers > max_floats:
+            batches.append(current)
+            current, c, r = [], cand_len[k], ref_len[k]
+        current.append(k)
+        lc, lr = c, r
+    return batches + [current] if current else batches
+
+
+def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: torch.Tensor,
+                exclude_special: bool) -> torch.Tensor:
+    """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
+    similar lengths -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]) P, R, F."""
+    cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
+    n_layers = 1 if store.layer is not None else store.vectors.shape[0]
+    out = None
+    for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers):
+        batch = torch.tensor(batch)
+        c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
+        r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
+        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special)
+        prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
+        if out is None:
+            out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
+        out[..., batch, :] = prf
+    return out
+
+
+def score_pairs(cands, refs, store: SentenceStore, batch_size: int, exclude_special: bool,
+                progress: bool = False) -> torch.Tensor:
+    """Scores of aligned (cand, ref) pairs -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]).
+    (`batch_size` is kept for compatibility: matching batches are sized by `MATCH_FLOATS`.)"""
+    store.add(list(cands) + list(refs), progress)
+    cand_numbers = torch.tensor([store.index[s] for s in cands], dtype=torch.long)
+    ref_numbers = torch.tensor([store.index[s] for s in refs], dtype=torch.long)
+    return match_pairs(store, cand_numbers, ref_numbers, exclude_special)
+
+
+TOKENIZE_BLOCK = 1024  # pairs tokenized ahead in one call
+
+
+def _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
+    """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
+    (and at most `CHUNK_PAIRS` pairs). Yields (start, end, sentences, their ids) per chunk.
+
+    Tokenizes ahead in blocks of `TOKENIZE_BLOCK` pairs (one call each) and adds the number of
+    truncated texts to `truncated[0]`. Holds the ids of at most one chunk and one block.
+    """
+    n = len(flat_cands)
+    cache: dict[str, list[int]] = {}  # ids of every sentence of pairs [start, tokenized)
+    start = tokenized = 0
+    while start < n:
+        chunk: dict[str, None] = {}
+        tokens, end = 0, start
+        while end < n and end - start < CHUNK_PAIRS:
+            if end == tokenized:
+                stop = min(n, end + TOKENIZE_BLOCK)
+                todo = [s for s in dict.fromkeys(flat_cands[end:stop] + flat_refs[end:stop]) if s not in cache]
+                ids, count = encode_many(tokenizer, todo)
+                truncated[0] += count
+                cache.update(zip(todo, ids))
+                tokenized = stop
+            new = [s for s in dict.fromkeys((flat_cands[end], flat_refs[end])) if s not in chunk]
+            extra = sum(len(cache[s]) for s in new)
+            if end > start and (tokens + extra) * floats_per_token > STORE_FLOATS:
+                break
+            chunk.update(dict.fromkeys(new))
+            tokens += extra
+            end += 1
+        yield start, end, list(chunk), [cache[s] for s in chunk]
+        ahead = dict.fromkeys(flat_cands[end:tokenized] + flat_refs[end:tokenized])
+        cache = {s: cache[s] for s in ahead}
+        start = end
+
+
+class _Progress:
+    """One bar over the pairs (stderr). Within a chunk it moves as sentences are embedded
+    (90 % of the chunk's share), then jumps to the chunk's end once its pairs are matched."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.bar = tqdm(total=total, desc="BERTScore", unit="pair", disable=not enabled)
+        self.done = 0.0
+
+    def chunk(self, n_pairs: int, n_sentences: int):
+        self.end, self.rate = self.bar.n + n_pairs, 0.9 * n_pairs / max(1, n_sentences)
+
+    def embedded(self, n_sentences: int):
+        self.done += self.rate * n_sentences
+        self.bar.update(max(0, min(int(self.done), self.end) - self.bar.n))
+
+    def matched(self):
+        self.done = self.end
+        self.bar.update(self.end - self.bar.n)
+
+
+def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with_baseline=False,
+          baseline_path=None, batch_size=64, all_layers=False, exclude_special=False,
+          device=None, verbose=False):
+    """BERTScore precision, recall and F1 of each candidate against its reference(s).
+
+    cands: list of str. refs: list of str, or list of lists of str (best score over them,
+    for P, R and F separately). model_type=None: the embedded all-MiniLM-L6-v2, whose
+    default layer is `course_lib.model.DEFAULT_LAYER`. idf: False, True (idf from refs) or a
+    dict {token id: weight}. rescale_with_baseline: use `baseline_path`, else the course's
+    file in data/baselines/. all_layers=True returns every layer: shape [n_layers + 1, N].
+    exclude_special=True: [CLS]/[SEP] are not match targets (bert-score keeps them).
+    batch_size: the most sentences per model batch (each batch also holds at most
+    `packing.MAX_BATCH_TOKENS` padded tokens). verbose=True: a progress bar (stderr).
+    Returns P, R, F: float tensors of shape [N].
+    """
+    cands, groups = check_inputs(cands, refs)
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    tokenizer, model = load(model_type, device)
+    n_layers = num_layers_of(model)
+    layer = default_layer(model_type) if num_layers is None else num_layers
+    if not isinstance(layer, int) or not 0 <= layer <= n_layers:
+        raise ValueError(f"num_layers must be an int between 0 and {n_layers}, got {layer!r}")
+    if rescale_with_baseline:  # fail before the expensive part
+        path = baseline_path or default_baseline_path(model_type)
+        if not path or not os.path.isfile(path):
+            raise FileNotFoundError(
+                f"No baseline file for this model at {path}. Compute one with "
+                "course_lib.engine.baseline.compute_baseline and write_baseline, or pass baseline_path=.")
+        baselines = read_baseline(path)
+        baselines = baselines if all_layers else baselines[layer]
+    flat_cands = [c for c, g in zip(cands, groups) for _ in g]
+    flat_refs = [r for g in groups for r in g]
+    shape = (n_layers + 1, 0) if all_layers else (0,)
+    if not flat_cands:
+        return tuple(torch.zeros(shape) for _ in range(3))
+
+    weights = resolve_weights(idf, flat_refs, tokenizer)
+    floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
+    truncated, results = [0], []
+    progress = _Progress(len(flat_cands), verbose)
+    with torch.inference_mode(), progress.bar:
+        for start, end, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs,
+                                                  floats_per_token, truncated):
+            store = SentenceStore(tokenizer, model, None if all_layers else layer, weights, batch_size)
+            progress.chunk(end - start, len(sentences))
+            store.add(sentences, progress.embedded, ids=ids)
+            cand_numbers = torch.tensor([store.index[s] for s in flat_cands[start:end]], dtype=torch.long)
+            ref_numbers = torch.tensor([store.index[s] for s in flat_refs[start:end]], dtype=torch.long)
+            results.append(match_pairs(store, cand_numbers, ref_numbers, exclude_special))
+            progress.matched()
+            del store
+    if truncated[0]:
+        warn_truncated(truncated[0], _max_length(tokenizer), stacklevel=2)
+    prf = torch.cat(results, dim=-2)  # [pairs, 3] or [layers, pairs, 3]
+
+    if len(flat_cands) > len(cands):  # several references: best P, R, F separately
+        prf = best_over_references(prf, [len(g) for g in groups])
+    if rescale_with_baseline:
+        prf = rescale(prf, baselines.unsqueeze(-2) if all_layers else baselines)
+    return prf[..., 0], prf[..., 1], prf[..., 2]
+
+
+def best_over_references(prf: torch.Tensor, counts: list[int]) -> torch.Tensor:
+    """[..., n_pairs, 3] scores of consecutive groups of pairs (sizes `counts`) ->
+    [..., n_groups, 3], the maximum of each column (P, R, F) within each group."""
+    counts = torch.tensor(counts)
+    group = torch.repeat_interleave(torch.arange(len(counts)), counts)
+    slot = torch.arange(len(group)) - (counts.cumsum(0) - counts)[group]
+    full = prf.new_full((*prf.shape[:-2], len(counts), int(counts.max()), 3), float("-inf"))
+    full[..., group, slot, :] = prf
+    return full.max(dim=-2).values

@@ -1,0 +1,82 @@
+"""BERTScore as an LLM-evaluation metric: validated inputs, one pair or a DataFrame of rows.
+
+The shape of an evaluation-framework metric (such as a custom metric in Opik): an object built
+once with its settings, whose `score(answer, reference)` refuses empty, whitespace-only or
+non-string text with a clear error instead of returning a meaningless number, and which can
+score a whole table of (question, answer, reference) rows. The numbers are `course_lib.score`'s:
+
+    P = mean over answer tokens of the best cosine to a reference token
+    R = mean over reference tokens of the best cosine to an answer token
+    F = 2 P R / (P + R)
+"""
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from course_lib.engine.scorer import score as _score
+from course_lib.evaluation.signature import signature
+
+
+def validate_text(value, what: str) -> str:
+    """Return `value` if it is a non-empty string; else raise TypeError / ValueError naming `what`."""
+    if not isinstance(value, str):
+        kind = "missing (NaN)" if isinstance(value, float) and math.isnan(value) else type(value).__name__
+        raise TypeError(f"{what} must be a string, got {kind}")
+    if not value.strip():
+        raise ValueError(f"{what} is empty or whitespace only: nothing to score")
+    return value
+
+
+class BERTScoreMetric:
+    """BERTScore of answers against reference answers, with checked inputs.
+
+    Settings as in `course_lib.score` (None = the embedded model at its default layer).
+    `signature` records them with the library versions (see `course_lib.evaluation.signature`).
+    """
+
+    name = "bertscore"
+
+    def __init__(self, model_type=None, num_layers=None, idf=False, rescale_with_baseline=False):
+        self.options = dict(model_type=model_type, num_layers=num_layers, idf=idf,
+                            rescale_with_baseline=rescale_with_baseline)
+        self.signature = signature(**self.options)
+
+    def __repr__(self) -> str:
+        return f"BERTScoreMetric({self.signature})"
+
+    def _scores(self, answers: list[str], references: list[str]):
+        P, R, F = _score(answers, references, **self.options)
+        return P.tolist(), R.tolist(), F.tolist()
+
+    def score(self, answer, reference) -> dict[str, float]:
+        """One pair -> {"P": precision, "R": recall, "F": F1} as floats."""
+        validate_text(answer, "answer")
+        validate_text(reference, "reference")
+        (p,), (r,), (f,) = self._scores([answer], [reference])
+        return {"P": p, "R": r, "F": f}
+
+    def score_frame(self, df: pd.DataFrame, answer_col: str = "answer",
+                    reference_col: str = "reference") -> pd.DataFrame:
+        """A copy of `df` with columns P, R, F: each row's answer scored against its reference.
+
+        Every row is validated before any scoring; an error names the row's index label.
+        All rows are scored in one batched call (the same numbers as one at a time).
+        """
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"score_frame expects a pandas DataFrame, got {type(df).__name__}")
+        missing = [c for c in (answer_col, reference_col) if c not in df.columns]
+        if missing:
+            raise KeyError(f"column(s) {missing} not in the DataFrame (columns: {list(df.columns)})")
+        for label, answer, reference in zip(df.index, df[answer_col], df[reference_col]):
+            validate_text(answer, f"row {label!r}: {answer_col}")
+            validate_text(reference, f"row {label!r}: {reference_col}")
+        out = df.copy()
+        if len(df) == 0:
+            P = R = F = []
+        else:
+            P, R, F = self._scores(df[answer_col].tolist(), df[reference_col].tolist())
+        out["P"], out["R"], out["F"] = pd.Series(P, index=df.index, dtype=float), \
+            pd.Series(R, index=df.index, dtype=float), pd.Series(F, index=df.index, dtype=float)
+        return out

@@ -1,0 +1,198 @@
+"""Pictures of BERTScore: the token similarity matrix with the greedy matches marked.
+
+    similarity_heatmap(cand, ref)   one pair's matrix, row maxima boxed, column maxima circled
+    maxima_heatmap(cand, ref)       the same matrix with the row maxima (-> P) drawn beside it
+                                    and the column maxima (-> R) drawn below it
+    matrix_heatmap(sim, rows, cols) any matrix with token labels; masked cells (padding) greyed
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+import torch
+from matplotlib.patches import Rectangle
+
+from course_lib.bertscore.embeddings import embed, tokens
+from course_lib.bertscore.idf import token_weights, uniform_weights
+from course_lib.bertscore.matching import greedy_match
+from course_lib.model import load
+from course_lib.bertscore.similarity import cosine_matrix
+
+_SPECIAL = {"[CLS]", "[SEP]", "<s>", "</s>"}
+CMAP = "viridis"
+
+
+@dataclass
+class PairView:
+    """One candidate/reference pair, ready to draw: token labels, matrix, weights, scores."""
+
+    cand_tokens: list[str]
+    ref_tokens: list[str]
+    sim: torch.Tensor  # [cand_len, ref_len]
+    cand_weights: torch.Tensor
+    ref_weights: torch.Tensor
+    P: float
+    R: float
+    F: float
+
+
+def pair_view(candidate: str, reference: str, model_type=None, layer=None, weights=None,
+              exclude_special: bool = False) -> PairView:
+    """Everything a heatmap needs, for one pair (weights: idf dict, or None for uniform)."""
+    tokenizer, _ = load(model_type)
+    weights = uniform_weights(tokenizer) if weights is None else weights
+    batch = embed([candidate, reference], model_type, layer)
+    n_c, n_r = int(batch.mask[0].sum()), int(batch.mask[1].sum())
+    c_ids, r_ids = batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist()
+    c_emb, r_emb = batch.embeddings[0, :n_c], batch.embeddings[1, :n_r]
+    c_w = torch.tensor(token_weights(c_ids, weights))
+    r_w = torch.tensor(token_weights(r_ids, weights))
+    P, R, F = greedy_match(c_emb[None], r_emb[None], batch.mask[:1, :n_c], batch.mask[1:, :n_r],
+                           c_w[None], r_w[None], batch.special[:1, :n_c], batch.special[1:, :n_r],
+                           exclude_special)
+    return PairView(tokens(tokenizer, candidate), tokens(tokenizer, reference),
+                    cosine_matrix(c_emb, r_emb), c_w, r_w, P.item(), R.item(), F.item())
+
+
+def match_targets(view: PairView, exclude_special: bool = False) -> torch.Tensor:
+    """The matrix the maxima are taken over: `view.sim`, with [CLS]/[SEP] rows and columns set
+    to -inf when `exclude_special` (bert-score keeps them as targets)."""
+    targets = view.sim.clone()
+    if exclude_special:
+        c_sp = torch.tensor([t in _SPECIAL for t in view.cand_tokens])
+        r_sp = torch.tensor([t in _SPECIAL for t in view.ref_tokens])
+        targets[c_sp, :] = float("-inf")
+        targets[:, r_sp] = float("-inf")
+    return targets
+
+
+def mark_matches(ax, targets: torch.Tensor, cand_weights, ref_weights, mark: str | None = "both"):
+    """Draw the greedy matches on a heatmap of `targets` [cand_len, ref_len].
+
+    "precision": a red box on each row's maximum (candidate token -> best reference token);
+    "recall": a white circle on each column's maximum; "both"; None. Tokens of weight 0
+    ([CLS]/[SEP]) are sources of no match, so they get no mark.
+    """
+    if mark in ("precision", "both"):
+        for i, j in enumerate(targets.argmax(dim=1).tolist()):
+            if cand_weights[i] > 0:
+                ax.add_patch(Rectangle((j, i), 1, 1, fill=False, edgecolor="red", lw=2))
+    if mark in ("recall", "both"):
+        for j, i in enumerate(targets.argmax(dim=0).tolist()):
+            if ref_weights[j] > 0:
+                ax.plot(j + 0.5, i + 0.5, "o", ms=14, mfc="none", mec="white", mew=1.8)
+
+
+def similarity_heatmap(candidate: str, reference: str, model_type=None, layer=None, weights=None,
+                       mark: str = "both", exclude_special: bool = False, ax=None, title=None,
+                       annot: bool = True):
+    """Heatmap of token cosines (rows = candidate, columns = reference).
+
+    mark: "precision" boxes each row's maximum (candidate token -> best reference token),
+    "recall" circles each column's maximum, "both" draws both, None draws neither.
+    Returns (ax, PairView).
+    """
+    view = pair_view(candidate, reference, model_type, layer, weights, exclude_special)
+    n_c, n_r = view.sim.shape
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(5, 0.55 * n_r + 2.5), max(3.5, 0.45 * n_c + 1.5)))
+    sns.heatmap(view.sim.numpy(), ax=ax, cmap=CMAP, vmin=0, vmax=1, annot=annot and n_c * n_r <= 400,
+                fmt=".2f", annot_kws={"size": 7}, xticklabels=view.ref_tokens,
+                yticklabels=view.cand_tokens, cbar_kws={"label": "cosine similarity"})
+    mark_matches(ax, match_targets(view, exclude_special), view.cand_weights, view.ref_weights, mark)
+    _label_axes(ax)
+    ax.set_title(title or f"P = {view.P:.3f}   R = {view.R:.3f}   F = {view.F:.3f}")
+    return ax, view
+
+
+def _label_axes(ax, xlabel="reference tokens", ylabel="candidate tokens"):
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.tick_params(axis="x", labelrotation=45)
+    ax.tick_params(axis="y", labelrotation=0)
+
+
+def matrix_heatmap(sim, row_labels, col_labels, mask=None, ax=None, title=None, annot=True,
+                   vmin=0.0, vmax=1.0, xlabel="reference tokens", ylabel="candidate tokens"):
+    """Heatmap of any matrix [rows, cols] with token labels.
+
+    mask [rows, cols] (bool, True = real pair): cells where it is False are left blank on a
+    hatched grey background -- the padding a masked matrix ignores. Returns ax.
+    """
+    sim = torch.as_tensor(sim).detach().float()
+    n_r, n_c = sim.shape
+    if ax is None:
+        _, ax = plt.subplots(figsize=(max(5, 0.55 * n_c + 2.5), max(3.5, 0.45 * n_r + 1.5)))
+    hidden = None if mask is None else ~torch.as_tensor(mask, dtype=torch.bool).numpy()
+    values = np.where(np.isfinite(sim.numpy()), sim.numpy(), np.nan)
+    ax.set_facecolor("#dddddd")
+    ax.grid(False)
+    sns.heatmap(values, ax=ax, mask=hidden, cmap=CMAP, vmin=vmin, vmax=vmax,
+                annot=annot and n_r * n_c <= 400, fmt=".2f", annot_kws={"size": 7},
+                xticklabels=col_labels, yticklabels=row_labels, cbar_kws={"label": "cosine similarity"})
+    if hidden is not None:
+        for i, j in zip(*np.nonzero(hidden)):
+            ax.add_patch(Rectangle((j, i), 1, 1, fill=False, hatch="///", edgecolor="#999999", lw=0))
+    _label_axes(ax, xlabel, ylabel)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, weights=None,
+                   exclude_special: bool = False, fig=None, title=None, annot: bool = True):
+    """The matrix with the numbers that make P and R drawn next to it.
+
+    Right of the heatmap: each row's maximum max_j sim[i, j] (candidate token i's best match),
+    whose weighted mean is P. Below it: each column's maximum max_i sim[i, j] (reference token
+    j's best match), whose weighted mean is R. Weights are printed with the maxima when they
+    are not all 1; weight-0 tokens ([CLS]/[SEP]) are greyed out (they do not count).
+    Returns (fig, PairView).
+    """
+    view = pair_view(candidate, reference, model_type, layer, weights, exclude_special)
+    targets = match_targets(view, exclude_special)
+    row_max, col_max = targets.max(dim=1).values, targets.max(dim=0).values
+    n_c, n_r = view.sim.shape
+    if fig is None:
+        fig = plt.figure(figsize=(max(6.5, 0.6 * n_r + 4), max(4.5, 0.45 * n_c + 2.6)))
+    grid = fig.add_gridspec(2, 3, width_ratios=[n_r, 1.6, 0.35], height_ratios=[n_c, 1.3],
+                            wspace=0.08, hspace=0.12)
+    ax = fig.add_subplot(grid[0, 0])
+    ax_row = fig.add_subplot(grid[0, 1])
+    ax_col = fig.add_subplot(grid[1, 0])
+    ax_cbar = fig.add_subplot(grid[0, 2])
+    kw = dict(cmap=CMAP, vmin=0, vmax=1, fmt=".2f", annot_kws={"size": 7})
+    sns.heatmap(view.sim.numpy(), ax=ax, annot=annot and n_c * n_r <= 400, cbar_ax=ax_cbar,
+                cbar_kws={"label": "cosine similarity"}, xticklabels=False,
+                yticklabels=view.cand_tokens, **kw)
+    mark_matches(ax, targets, view.cand_weights, view.ref_weights, "both")
+    ax.set_ylabel("candidate tokens")
+    ax.tick_params(axis="y", labelrotation=0)
+    weighted = not (set(view.cand_weights.tolist()) | set(view.ref_weights.tolist())) <= {0.0, 1.0}
+
+    def labels(values, w):
+        return np.array([[f"{v:.2f}" + (f"\nw={x:.1f}" if weighted else "") if x > 0 else "–"
+                          for v, x in zip(values.tolist(), w.tolist())]])
+
+    rows = row_max.numpy()[:, None]
+    sns.heatmap(rows, ax=ax_row, cbar=False, annot=labels(row_max, view.cand_weights).T, fmt="",
+                mask=(view.cand_weights <= 0).numpy()[:, None], xticklabels=["row max"],
+                yticklabels=False, **{k: v for k, v in kw.items() if k != "fmt"})
+    ax_row.set_title(f"P = {view.P:.3f}", fontsize=10)
+    ax_row.tick_params(axis="y", left=False)
+    sns.heatmap(col_max.numpy()[None, :], ax=ax_col, cbar=False, fmt="",
+                annot=labels(col_max, view.ref_weights), mask=(view.ref_weights <= 0).numpy()[None, :],
+                xticklabels=view.ref_tokens, yticklabels=["column max"],
+                **{k: v for k, v in kw.items() if k != "fmt"})
+    ax_col.text(n_r + 0.2, 0.5, f"R = {view.R:.3f}", va="center", ha="left", fontsize=10)
+    ax_col.set_xlabel("reference tokens")
+    ax_col.tick_params(axis="x", labelrotation=45)
+    ax_col.tick_params(axis="y", labelrotation=0)
+    for extra in (ax_row, ax_col):
+        extra.set_facecolor("#eeeeee")
+        extra.grid(False)
+    fig.suptitle(title or f"P = {view.P:.3f}   R = {view.R:.3f}   F = 2PR/(P+R) = {view.F:.3f}")
+    return fig, view
