@@ -12,8 +12,27 @@ export TOKENIZERS_PARALLELISM := false
 
 setup: $(STAMP)
 
+# The Python that creates .venv: PYTHON=... if given, else the newest of python3.13, python3.12,
+# python3.11, python3 on PATH that runs and is 3.11 or newer (pyenv's shims may exist and fail).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+# TORCH=cpu (Linux): take torch from PyTorch's CPU-only index (about 190 MB) instead of PyPI's
+# Linux wheel, which is built for CUDA and pulls several GB of NVIDIA libraries.
+TORCH ?= default
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+TORCH_PIN := $(shell grep -E '^torch==' requirements.txt | cut -d' ' -f1)
+
 $(STAMP): requirements.txt pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
+	@test -n "$(PYTHON)" || { echo "error: the course needs Python 3.11, 3.12 or 3.13, and none was found" \
+	  "(found: $$(python3 --version 2>&1)). Install one, or pass PYTHON=/path/to/python3.11." >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "error: $(PYTHON) is" \
+	  "$$($(PYTHON) --version 2>&1); the course needs Python 3.11, 3.12 or 3.13." >&2; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "error: $(VENV) was made with" \
+	  "$$($(PY) --version 2>&1); run make clean, then make again with Python 3.11-3.13." >&2; exit 1; }
+ifeq ($(TORCH),cpu)
+	$(PY) -m pip install -q --disable-pip-version-check "$(TORCH_PIN)" --index-url $(TORCH_CPU_INDEX)
+endif
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "BERTScore course" >/dev/null

@@ -1,4 +1,4 @@
-"""A small re-run of the course's baseline agrees with the saved file (data/baselines/).
+"""A small re-run of the course's baseline agrees with the saved file (course_lib/resources/baselines/).
 
 The saved file is the mean P, R, F of 10,000 random pairs (seed 0) for every layer of the embedded model; its
 standard errors are in all-MiniLM-L6-v2.stderr.tsv. Here 1,000 *other* random pairs (seed 1) are scored. The two
@@ -37,7 +37,7 @@ def test_small_rerun_agrees_with_saved_baseline(rerun):
     gap = (rerun.mean - mean).abs()
     worst = (gap / tolerance).max().item()
     assert (gap <= tolerance).all(), (
-        f"re-run differs from data/baselines by more than {N_SIGMA} combined standard errors "
+        f"re-run differs from the saved baseline by more than {N_SIGMA} combined standard errors "
         f"(worst: {worst:.2f} x tolerance)\nre-run F: {rerun.mean[:, 2]}\nsaved F:  {mean[:, 2]}")
 
 

@@ -63,7 +63,7 @@ def test_6_2(wrong, capsys):
 
 def test_6_3(capsys):
     table = pd.read_csv(ROBERTA)
-    published = 0.189  # candidate 3 in the post's table (data/rag_halford/halford.json)
+    published = 0.189  # candidate 3 in the post's table (course_lib/resources/rag_halford/halford.json)
     b17, b24 = table.loc[17, "F"], table.loc[24, "F"]
     assert passes(ch06.check_published_raw, b17 + (1 - b17) * published, capsys)
     ours = 0.3619375527  # the course's layer-4 F baseline: the wrong model's b

@@ -34,7 +34,7 @@ def test_presets_hold_the_chapters_examples():
     assert demo.PRESETS["red shoes: blue socks"] == ("The blue socks cost $20", "The red shoes cost $20.00")
     halford = {k: v for k, v in demo.PRESETS.items() if k.startswith("Rob Halford")}
     assert len(halford) == 3 and all(ref == demo.HALFORD_REFERENCE for _, ref in halford.values())
-    data = demo.halford()  # the texts come from data/rag_halford/, shared with chapter 06
+    data = demo.halford()  # the texts come from course_lib/resources/rag_halford/, shared with chapter 06
     assert sorted(c for c, _ in halford.values()) == sorted(c["text"] for c in data["candidates"])
     assert demo.HALFORD_REFERENCE == data["expected_answer"] and demo.HALFORD_QUESTION == data["question"]
     assert len(demo.CLASS_SET["answers"]) == 10

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from course_lib.paths import DATA
+from course_lib.resources import BASELINES
 
 import torch
 
-BASELINE_DIR = DATA / "baselines"
+BASELINE_DIR = BASELINES
 
 
 def rescale(x: torch.Tensor, b: float | torch.Tensor) -> torch.Tensor:
@@ -51,7 +51,7 @@ def write_baseline(path, baselines) -> Path:
 
 
 def default_baseline_path(model_type: str | None) -> Path:
-    """Where the course keeps its own baseline for a model: data/baselines/<name>.tsv."""
+    """Where the course keeps its own baseline for a model: course_lib/resources/baselines/<name>.tsv."""
     from course_lib.model import EMBEDDED_MODEL, is_embedded
 
     name = EMBEDDED_MODEL if is_embedded(model_type) else str(model_type)

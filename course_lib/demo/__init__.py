@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import io
-import json
 import statistics
 import time
 from collections import OrderedDict
@@ -41,13 +40,7 @@ from course_lib.lexical.rouge import rouge_l
 # Presets: the chapters' running examples, as (candidate, reference)
 # ---------------------------------------------------------------------------------------------
 
-HALFORD_FILE = datasets.DATA / "rag_halford" / "halford.json"
-
-
-def halford() -> dict:
-    """The RAG blog post's example (data/rag_halford/halford.json, see its PROVENANCE.md): the
-    question, the expected answer, and three candidates (right; wrong but a musician; all wrong)."""
-    return json.loads(HALFORD_FILE.read_text())
+from course_lib.resources import halford
 
 
 _HALFORD = halford()

@@ -223,7 +223,7 @@ def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with
     for P, R and F separately). model_type=None: the embedded all-MiniLM-L6-v2, whose
     default layer is `course_lib.model.DEFAULT_LAYER`. idf: False, True (idf from refs) or a
     dict {token id: weight}. rescale_with_baseline: use `baseline_path`, else the course's
-    file in data/baselines/. all_layers=True returns every layer: shape [n_layers + 1, N].
+    file in course_lib/resources/baselines/. all_layers=True returns every layer: shape [n_layers + 1, N].
     exclude_special=True: [CLS]/[SEP] are not match targets (bert-score keeps them).
     batch_size: the most sentences per model batch (each batch also holds at most
     `packing.MAX_BATCH_TOKENS` padded tokens). verbose=True: a progress bar (stderr).

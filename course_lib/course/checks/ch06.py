@@ -1,21 +1,18 @@
 """Checkers for chapter 06 (baseline rescaling).
 
 Expected values come from course_lib.bertscore.baseline, bert-score's shipped baseline files, scipy and
-the Rob Halford data in data/rag_halford/ -- never from a typed-in score.
+the Rob Halford data in course_lib/resources/rag_halford/ -- never from a typed-in score.
 """
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import torch
 
-from course_lib.paths import DATA
-
 from . import close, run
 
-HALFORD = DATA / "rag_halford" / "halford.json"
+from course_lib.resources import halford
 
 
 def _score_samples():
@@ -69,7 +66,7 @@ def published_raw_f(candidate: int) -> float:
     """Raw F that bert-score's roberta-large (layer 17) gave a Halford candidate before rescaling."""
     from course_lib.bertscore.baseline import layer_baseline
 
-    data = json.loads(HALFORD.read_text())
+    data = halford()
     rescaled = next(c for c in data["candidates"] if c["id"] == candidate)["published"]["F"]
     b = float(layer_baseline(_bert_score_baseline("roberta-large"), 17)[2])
     return b + (1 - b) * rescaled
