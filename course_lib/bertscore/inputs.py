@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Mapping
 
 
@@ -111,12 +112,24 @@ def check_text_unicode(cands: list[str], groups: list[list[str]]) -> None:
                 "use_fast_tokenizer=False (the slow tokenizer drops it), or clean the text.") from None
 
 
+def _is_embedded_path(model_type) -> bool:
+    from course_lib.model import embedded_model_path
+
+    if not isinstance(model_type, str) or not os.path.isdir(os.path.expanduser(model_type)):
+        return False
+    return os.path.samefile(os.path.expanduser(model_type), embedded_model_path())
+
+
 def choose_model(model_type, lang):
     """bert-score's rule: `model_type` wins; else `lang` picks the language's default model.
     Offline the course has one model, English: lang="en" (or None) -> the embedded model (None).
-    Another language is an error that says how to pass a model you have on disk."""
-    if model_type is not None or lang is None:
-        return model_type
+    Another language is an error that says how to pass a model you have on disk. The embedded
+    model's directory, given as model_type, is the embedded model too (None): checked, its
+    default layer and baseline known."""
+    if model_type is not None:
+        return None if _is_embedded_path(model_type) else model_type
+    if lang is None:
+        return None
     if not isinstance(lang, str):
         raise TypeError(f"lang must be a language code such as 'en', got {type(lang).__name__}")
     if lang.lower() == "en":

@@ -63,10 +63,10 @@ def signature(model_type=None, num_layers=None, idf=False, rescale_with_baseline
 
 def bert_score_model_name(model_type) -> str:
     """The model as bert-score names it in its hash: `model_type` as given; for the embedded
-    model (model_type=None) the directory it loads from, as bert-score prints it given that path."""
+    model (None or an alias) the directory it loads from, as bert-score prints it given that path."""
     from course_lib.model import embedded_model_path
 
-    return str(embedded_model_path()) if model_type is None else model_type
+    return str(embedded_model_path()) if is_embedded(model_type) else model_type
 
 
 def bert_score_hash(model_type, num_layers: int, idf, rescale_with_baseline: bool,
