@@ -299,10 +299,8 @@ def _with_hash(prf: tuple, setting: str | None):
 def _baseline_file(baseline_path, model_type, lang) -> str:
     """`baseline_path`, else the course's file for the model, else (with `lang`) the file
     bert-score ships for lang and model_type; a clear error when there is none."""
-    if baseline_path is not None:
-        return baseline_path
-    path = default_baseline_path(model_type)
-    if not os.path.isfile(path) and lang is not None and model_type is not None:
+    path = default_baseline_path(model_type) if baseline_path is None else baseline_path
+    if baseline_path is None and not os.path.isfile(path) and lang is not None and model_type is not None:
         import bert_score
 
         path = os.path.join(os.path.dirname(bert_score.__file__), "rescale_baseline",
