@@ -113,11 +113,15 @@ def check_text_unicode(cands: list[str], groups: list[list[str]]) -> None:
 
 
 def _is_embedded_path(model_type) -> bool:
+    """Is `model_type` the embedded model's own directory?"""
     from course_lib.model import embedded_model_path
 
     if not isinstance(model_type, str) or not os.path.isdir(os.path.expanduser(model_type)):
         return False
-    return os.path.samefile(os.path.expanduser(model_type), embedded_model_path())
+    try:
+        return os.path.samefile(os.path.expanduser(model_type), embedded_model_path())
+    except ImportError:  # the embedded model's package is not installed
+        return False
 
 
 def choose_model(model_type, lang):
