@@ -2,12 +2,28 @@
 
     import course_lib
     P, R, F = course_lib.score(["The cat sat on the mat."], ["A cat rested on a mat."])
+    scorer = course_lib.BERTScorer(lang="en")        # bert-score's API: the model loaded once
+    (P, R, F), setting = scorer.score(cands, refs, return_hash=True)
 
-Modules, one concept each: model (loading, offline), embeddings (tokens -> layer vectors),
-similarity (cosine matrix), matching (greedy P/R/F), idf, baseline (rescaling), scorer
-(end to end), bleu / rouge / perplexity (lexical metrics), plots, notebook (set-up).
+`score` and `BERTScorer` take bert-score 0.3.13's arguments in its order and return its
+shapes (and hash); offline, the model is the embedded all-MiniLM-L6-v2 (`EMBEDDED_MODEL`, at
+layer `DEFAULT_LAYER`). `reference_bertscore` is the same metric one pair at a time, built
+only from what the chapters teach.
+
+Packages, one concern each:
+    model, paths        loading the model (offline, checksum), where data and figures live
+    bertscore/          the metric as taught: embeddings, similarity, matching, idf, baseline,
+                        inputs (checks shared by every entry point), reference (reference_bertscore)
+    engine/             the fast engine: scorer (score), bertscorer (BERTScorer), packing,
+                        fast_tokenizer, baseline (computing one), long_text
+    lexical/            BLEU, ROUGE, perplexity, from scratch
+    evaluation/         correlation with human judgments, datasets, metric (BERTScoreMetric), signature
+    teaching/, demo/, course/   plots and notebook helpers, the live demo, exercises and checks
 """
 from course_lib.model import DEFAULT_LAYER, EMBEDDED_MODEL, ModelNotAvailableError, load
+from course_lib.bertscore.reference import reference_bertscore
+from course_lib.engine.bertscorer import BERTScorer
 from course_lib.engine.scorer import score
 
-__all__ = ["score", "load", "DEFAULT_LAYER", "EMBEDDED_MODEL", "ModelNotAvailableError"]
+__all__ = ["score", "BERTScorer", "reference_bertscore", "load", "DEFAULT_LAYER", "EMBEDDED_MODEL",
+           "ModelNotAvailableError"]

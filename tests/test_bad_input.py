@@ -1,5 +1,6 @@
 """Bad input gets a clear error or a documented, warned behaviour -- never a deep traceback."""
 import warnings
+from collections import defaultdict
 
 import bert_score
 import pytest
@@ -135,3 +136,150 @@ def test_same_input_twice_and_batch_size_invariance():
     for batch_size in (1, 7, 500):
         other = course_lib.score(cands, refs, batch_size=batch_size)
         assert max((a - b).abs().max().item() for a, b in zip(first, other)) <= 1e-6
+
+
+# ------------------------------------------- issue 14 §6: bad settings fail before any scoring
+
+@pytest.fixture
+def no_scoring(monkeypatch):
+    """Scoring (the model run) fails the test: an error must come before it."""
+    def scoring(*args, **kwargs):
+        raise AssertionError("scoring started before the bad input was reported")
+
+    course_lib.load()  # loading the model is not scoring
+    monkeypatch.setattr("course_lib.engine.packing.embed_packed", scoring)
+    monkeypatch.setattr("course_lib.bertscore.reference.pair_score", scoring)
+
+
+ENTRY_POINTS = {  # every way to score, with bert-score's arguments
+    "score": lambda **kw: course_lib.score([CAT], [MAT], **kw),
+    "reference_bertscore": lambda **kw: course_lib.reference_bertscore([CAT], [MAT], **kw),
+    "BERTScorer": lambda **kw: course_lib.BERTScorer(**kw).score([CAT], [MAT]),
+}
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_idf_dict_missing_token_ids_names_them(entry, no_scoring):
+    tokenizer, _ = course_lib.load()
+    weights = {i: 1.0 for i in tokenizer.encode(MAT)}  # a plain dict with the reference's ids only
+    with pytest.raises(ValueError, match=r"no weight for 2 token id\(s\).*1996 \('the'\), 2938 \('sat'\).*defaultdict"):
+        ENTRY_POINTS[entry](idf=weights)
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.5])
+def test_nan_inf_or_negative_idf_weight_is_an_error(entry, bad, no_scoring):
+    tokenizer, _ = course_lib.load()
+    weights = defaultdict(lambda: 1.0, {tokenizer.convert_tokens_to_ids("cat"): bad})
+    with pytest.raises(ValueError, match=rf"idf weight of token 4937 is {bad}.*finite and >= 0"):
+        ENTRY_POINTS[entry](idf=weights)
+    with pytest.raises(ValueError, match="<default>"):  # a defaultdict's default is a weight too
+        ENTRY_POINTS[entry](idf=defaultdict(lambda: bad))
+
+
+def test_idf_that_is_not_a_dict_is_an_error():
+    with pytest.raises(TypeError, match="idf must be True, False or a dict"):
+        course_lib.score([CAT], [MAT], idf="yes")
+
+
+def test_a_complete_idf_dict_still_scores_like_bert_score():
+    tokenizer, _ = course_lib.load()
+    weights = {i: 1.0 + (i % 3) for i in set(tokenizer.encode(CAT) + tokenizer.encode(MAT))}
+    ours = course_lib.score([CAT], [MAT], idf=weights)
+    theirs = bert_score.score([CAT], [MAT], model_type=PATH, num_layers=4, idf=weights)
+    assert max((a - b).abs().max().item() for a, b in zip(ours, theirs)) <= 1e-6
+
+
+BASELINE_HEADER = "LAYER,P,R,F\n"
+GOOD_ROWS = "".join(f"{k},0.3,0.3,0.3\n" for k in range(7))
+
+
+@pytest.mark.parametrize("text, words", [
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,1.0,0.3"), r"line 6.*must be < 1"),
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,1.7,0.3"), r"line 6.*must be < 1"),
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,nan,0.3,0.3"), r"line 6.*finite numbers"),
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,inf,0.3"), r"line 6.*finite numbers"),
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,abc,0.3"), r"line 6.*finite numbers"),
+    (BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,0.3"), r"line 6.*4 finite numbers"),
+    (BASELINE_HEADER, "no baseline rows"),
+    ("", "an empty file"),
+    (BASELINE_HEADER + "".join(f"{k},0.3,0.3,0.3\n" for k in range(3)), r"layers 0..2, but the model has layers 0..6"),
+    (BASELINE_HEADER + "".join(f"{k},0.3,0.3,0.3\n" for k in range(25)), r"layers 0..24, but the model has layers 0..6"),
+])
+@pytest.mark.parametrize("all_layers", [False, True])
+def test_bad_baseline_file_is_an_error_before_scoring(tmp_path, text, words, all_layers, no_scoring):
+    path = tmp_path / "baseline.tsv"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=words):
+        course_lib.score([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path), all_layers=all_layers)
+    with pytest.raises(ValueError, match=words):
+        course_lib.BERTScorer(rescale_with_baseline=True, baseline_path=str(path), all_layers=all_layers)
+
+
+def test_reference_bertscore_checks_the_baseline_file_too(tmp_path):
+    path = tmp_path / "baseline.tsv"
+    path.write_text(BASELINE_HEADER + GOOD_ROWS.replace("4,0.3,0.3,0.3", "4,0.3,1.0,0.3"))
+    with pytest.raises(ValueError, match="must be < 1"):
+        course_lib.reference_bertscore([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path))
+    path.write_text(BASELINE_HEADER + "0,0.3,0.3,0.3\n")
+    with pytest.raises(ValueError, match="layers 0..0, not layer 4"):
+        course_lib.reference_bertscore([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path))
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("layer", [True, False, 2.0, "4", -1, 7])
+def test_num_layers_must_be_an_int_layer(entry, layer, no_scoring):
+    # True was layer 1 (a bool is an int in Python)
+    with pytest.raises(ValueError, match="num_layers must be an int between 0 and 6"):
+        ENTRY_POINTS[entry](num_layers=layer)
+
+
+@pytest.mark.parametrize("invisible", ["\u200b\u200b", "\x01\x02", "\u200b \u200d\ufeff", "\x00"])
+def test_text_that_tokenizes_to_nothing_is_empty_text(invisible):
+    # the same rule as "" (bert-score's): P = R = F = 0, with the empty-text warning
+    cands, refs = [invisible, CAT], [MAT, invisible]
+    with pytest.warns(UserWarning, match="Empty (candidate|reference)"):
+        ours = course_lib.score(cands, refs)
+    with pytest.warns(UserWarning, match="Empty (candidate|reference)"):
+        reference = course_lib.reference_bertscore(cands, refs)
+    with pytest.warns(UserWarning, match="Empty (candidate|reference)"):
+        empty = course_lib.score(["", CAT], [MAT, ""])
+    theirs = bert_score.score(cands, refs, model_type=PATH, num_layers=4)
+    for a, b, c, d in zip(ours, reference, empty, theirs):
+        assert a.tolist() == b.tolist() == c.tolist() == d.tolist() == [0.0, 0.0]
+
+
+def test_lone_surrogate_is_scored_like_bert_score():
+    cands, refs = ["abc \ud800 def", CAT, "\udfff"], [MAT, "a cat \udbff on a mat", "x"]
+    with pytest.warns(UserWarning, match="Empty candidate"):  # "\udfff" alone is empty text
+        ours = course_lib.score(cands, refs)
+    with pytest.warns(UserWarning, match="Empty candidate"):
+        one_by_one = course_lib.reference_bertscore(cands, refs)
+    theirs = bert_score.score(cands, refs, model_type=PATH, num_layers=4)
+    for a, b, c in zip(ours, one_by_one, theirs):
+        assert torch.isfinite(a).all() and a[0] > 0
+        assert torch.allclose(a, c, atol=1e-6) and torch.allclose(b, c, atol=1e-6)
+    with pytest.warns(UserWarning, match="Empty candidate"):  # idf tokenizes the references too
+        ours_idf = course_lib.score(cands, refs, idf=True)
+    theirs_idf = bert_score.score(cands, refs, model_type=PATH, num_layers=4, idf=True)
+    for a, c in zip(ours_idf, theirs_idf):
+        assert torch.allclose(a, c, atol=1e-6)
+
+
+def test_lone_surrogate_with_the_fast_tokenizer_is_a_clear_error(no_scoring):
+    # bert-score's use_fast_tokenizer=True raises a TypeError from inside the tokenizer here
+    with pytest.raises(ValueError, match=r"refs\[1\]\[0\] has a lone surrogate.*use_fast_tokenizer=False"):
+        course_lib.score([CAT, CAT], [MAT, ["a \ud800"]], use_fast_tokenizer=True)
+
+
+def test_metric_idf_needs_a_corpus_and_checks_its_layer_at_construction(no_scoring):
+    from course_lib.evaluation.metric import BERTScoreMetric
+
+    # idf from the one reference being scored: every idf is log(2/2) = 0, so R was NaN, F 0
+    with pytest.raises(ValueError, match=r"idf=True\) needs a corpus"):
+        BERTScoreMetric(idf=True)
+    with pytest.raises(ValueError, match="corpus is empty"):
+        BERTScoreMetric(idf=[])
+    for layer in (99, -1, True):
+        with pytest.raises(ValueError, match="num_layers must be an int between 0 and 6"):
+            BERTScoreMetric(num_layers=layer)

@@ -6,6 +6,8 @@ import pytest
 import torch
 
 import course_lib
+from course_lib.bertscore.embeddings import encode
+from course_lib.bertscore.idf import idf_from_ids
 from course_lib.evaluation.metric import BERTScoreMetric, validate_text
 from course_lib.evaluation.signature import model_name, signature, versions
 
@@ -86,10 +88,22 @@ def test_score_one_pair_equals_frame_row(metric):
 
 
 def test_options_reach_course_lib():
-    m = BERTScoreMetric(num_layers=2, idf=True, rescale_with_baseline=True)
+    corpus = REFERENCES + ANSWERS  # idf weights computed once, from this corpus
+    m = BERTScoreMetric(num_layers=2, idf=corpus, rescale_with_baseline=True)
     out = m.score_frame(frame(), answer_col="answer", reference_col="reference")
-    _, _, F = course_lib.score(ANSWERS, REFERENCES, num_layers=2, idf=True, rescale_with_baseline=True)
+    tokenizer, _ = course_lib.load()
+    weights = idf_from_ids([encode(tokenizer, t) for t in corpus])
+    _, _, F = course_lib.score(ANSWERS, REFERENCES, num_layers=2, idf=weights, rescale_with_baseline=True)
     assert torch.allclose(torch.tensor(out.F.to_numpy(), dtype=torch.float32), F, atol=1e-6)
+    one = m.score(ANSWERS[0], REFERENCES[0])  # the same weights for one pair as for the frame
+    assert math.isclose(one["F"], out.F.iloc[0], abs_tol=1e-6)
+
+
+def test_metric_holds_one_bertscorer():
+    m = BERTScoreMetric(num_layers=3)
+    assert isinstance(m.scorer, course_lib.BERTScorer) and m.scorer.num_layers == 3
+    _, model = course_lib.load()
+    assert m.scorer._model is model  # the cached model: loaded once per process
 
 
 def test_empty_frame(metric):
@@ -127,6 +141,6 @@ def test_signature_has_no_machine_path(tmp_path):
 
 
 def test_metric_carries_its_signature():
-    m = BERTScoreMetric(idf=True, num_layers=3)
+    m = BERTScoreMetric(idf=REFERENCES, num_layers=3)
     assert m.signature == signature(idf=True, num_layers=3)
     assert m.signature in repr(m)

@@ -12,6 +12,7 @@ Baseline files use bert-score's format: comma-separated, header `LAYER,P,R,F`, r
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from course_lib.resources import BASELINES
@@ -26,18 +27,39 @@ def rescale(x: torch.Tensor, b: float | torch.Tensor) -> torch.Tensor:
     return (x - b) / (1 - b)
 
 
-def read_baseline(path) -> torch.Tensor:
-    """Read a baseline file -> tensor [n_layers + 1, 3] with columns P, R, F (row k = layer k)."""
+def read_baseline(path, n_layers: int | None = None) -> torch.Tensor:
+    """Read a baseline file -> tensor [n_layers + 1, 3] with columns P, R, F (row k = layer k).
+
+    Refused with an error naming the file: no rows, a value that is not a finite number, a
+    baseline b >= 1 (x -> (x - b) / (1 - b) would divide by 0 or flip the sign), and, when
+    `n_layers` is given, a file whose rows are not layers 0..n_layers (another model's file).
+    """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"Baseline file not found: {path}")
     lines = [l.strip() for l in path.read_text().splitlines() if l.strip()]
-    header = [h.strip() for h in lines[0].split(",")]
+    header = [h.strip() for h in lines[0].split(",")] if lines else []
     if header != ["LAYER", "P", "R", "F"]:
-        raise ValueError(f"{path}: expected header LAYER,P,R,F, got {lines[0]!r}")
-    rows = [[float(v) for v in l.split(",")] for l in lines[1:]]
-    if [int(r[0]) for r in rows] != list(range(len(rows))):
+        raise ValueError(f"{path}: expected header LAYER,P,R,F, got {lines[0] if lines else 'an empty file'!r}")
+    if len(lines) == 1:
+        raise ValueError(f"{path}: no baseline rows under the header")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            row = [float(v) for v in line.split(",")]
+        except ValueError:
+            row = []
+        if len(row) != 4 or not all(math.isfinite(v) for v in row):
+            raise ValueError(f"{path}, line {number}: expected 4 finite numbers LAYER,P,R,F, got {line!r}")
+        if max(row[1:]) >= 1:
+            raise ValueError(f"{path}, line {number}: a baseline must be < 1 (rescaling divides by "
+                             f"1 - b), got {line!r}")
+        rows.append(row)
+    if [r[0] for r in rows] != list(range(len(rows))):
         raise ValueError(f"{path}: rows must be layers 0, 1, 2, ... in order")
+    if n_layers is not None and len(rows) != n_layers + 1:
+        raise ValueError(f"{path} has baselines for layers 0..{len(rows) - 1}, but the model has layers "
+                         f"0..{n_layers}: it is another model's file")
     return torch.tensor([r[1:] for r in rows], dtype=torch.float32)
 
 

@@ -16,10 +16,10 @@ import torch
 from course_lib.bertscore.baseline import default_baseline_path, layer_baseline, rescale
 from course_lib.bertscore.embeddings import embed
 from course_lib.bertscore.idf import idf_weights, token_weights, uniform_weights
-from course_lib.bertscore.inputs import check_inputs
+from course_lib.bertscore.inputs import check_idf, check_inputs, check_layer
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 from course_lib.bertscore.similarity import cosine_matrix
-from course_lib.model import default_layer, load
+from course_lib.model import load, num_layers_of
 
 
 def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False,
@@ -31,12 +31,14 @@ def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False
     idf: False (every token weighs 1), True (idf from the references) or {token id: weight}.
     """
     cands, groups = check_inputs(cands, refs)
-    tokenizer, _ = load(model_type)
-    layer = default_layer(model_type) if num_layers is None else num_layers
+    tokenizer, model = load(model_type)
+    layer = check_layer(num_layers, model_type, num_layers_of(model))
+    all_refs = [r for group in groups for r in group]
     if idf is True:  # idf from all references
-        weights = idf_weights([r for group in groups for r in group], tokenizer)
+        weights = idf_weights(all_refs, tokenizer)
     else:  # 1 per token ([CLS] and [SEP]: 0), or the caller's own {token id: weight}
-        weights = uniform_weights(tokenizer) if idf is False else idf
+        weights = uniform_weights(tokenizer) if idf is False or idf is None else idf
+        check_idf(weights, cands + all_refs, tokenizer)  # finite weights >= 0, for every token id
     scores = []
     for cand, group in zip(cands, groups):
         prf = torch.stack([pair_score(cand, ref, model_type, layer, weights) for ref in group])

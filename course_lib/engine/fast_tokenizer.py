@@ -50,6 +50,14 @@ def _build_fast(tokenizer):
     return backend
 
 
+def _valid_unicode(sentences: list[str]) -> bool:
+    try:
+        "\n".join(sentences).encode("utf-8")  # "\n": no surrogate pair across two texts
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def encode_many(tokenizer, sentences: list[str]) -> tuple[list[list[int]], int]:
     """`encode` every sentence -> (ids, number of texts truncated to the model's limit).
 
@@ -58,7 +66,7 @@ def encode_many(tokenizer, sentences: list[str]) -> tuple[list[list[int]], int]:
     """
     limit = _max_length(tokenizer)
     fast = fast_tokenizer(tokenizer) if USE_FAST_TOKENIZER else None
-    if fast is None:
+    if fast is None or not _valid_unicode(sentences):  # Rust takes no lone surrogate: the slow one drops it
         ids = [encode(tokenizer, s) for s in sentences]
         at_limit = [s for s, i in zip(sentences, ids) if len(i) >= limit]
         return ids, sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s in at_limit)

@@ -22,8 +22,10 @@ from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.bertscore.idf import idf_from_ids, uniform_weights
 from course_lib.bertscore.matching import greedy_match
-from course_lib.bertscore.inputs import check_inputs
-from course_lib.model import default_layer, load, num_layers_of
+from course_lib.bertscore.inputs import (check_count, check_idf, check_idf_covers, check_inputs,
+                                         check_layer, check_text_unicode, choose_model)
+from course_lib.evaluation.signature import bert_score_hash
+from course_lib.model import load, num_layers_of
 
 CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
 STORE_FLOATS = 1 << 26  # the most stored vector floats per chunk (256 MB in float32)
@@ -214,42 +216,54 @@ class _Progress:
         self.bar.update(self.end - self.bar.n)
 
 
-def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with_baseline=False,
-          baseline_path=None, batch_size=64, all_layers=False, exclude_special=False,
-          device=None, verbose=False):
+def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=False, device=None,
+          batch_size=64, nthreads=4, all_layers=False, lang=None, return_hash=False,
+          rescale_with_baseline=False, baseline_path=None, use_fast_tokenizer=False, *,
+          exclude_special=False):
     """BERTScore precision, recall and F1 of each candidate against its reference(s).
 
+    bert-score 0.3.13's arguments, in its order (a positional call means what it means there);
+    course-only options are keyword-only. Differences (table: docs in README, chapter 07):
     cands: list of str. refs: list of str, or list of lists of str (best score over them,
-    for P, R and F separately). model_type=None: the embedded all-MiniLM-L6-v2, whose
-    default layer is `course_lib.model.DEFAULT_LAYER`. idf: False, True (idf from refs) or a
-    dict {token id: weight}. rescale_with_baseline: use `baseline_path`, else the course's
-    file in course_lib/resources/baselines/. all_layers=True returns every layer: shape [n_layers + 1, N].
-    exclude_special=True: [CLS]/[SEP] are not match targets (bert-score keeps them).
+    for P, R and F separately). model_type=None and lang=None or "en": the embedded
+    all-MiniLM-L6-v2 at `course_lib.model.DEFAULT_LAYER`; model_type wins over lang; another
+    lang is an error (no model for it offline). num_layers: hidden-state index (0 = embedding
+    output). verbose=True: a progress bar (stderr). idf: False, True (idf from refs) or a dict
+    {token id: weight} (finite, >= 0; a plain dict must weigh every token of the texts).
     batch_size: the most sentences per model batch (each batch also holds at most
-    `packing.MAX_BATCH_TOKENS` padded tokens). verbose=True: a progress bar (stderr).
-    Returns P, R, F: float tensors of shape [N].
+    `packing.MAX_BATCH_TOKENS` padded tokens); the scores do not depend on it. nthreads:
+    checked, otherwise unused (bert-score uses it only to count idf in worker processes; here
+    that is one tokenizer call). all_layers=True returns every layer: shape [n_layers + 1, N].
+    return_hash=True returns ((P, R, F), bert-score's hash of the setting).
+    rescale_with_baseline: use `baseline_path`, else the course's file in course_lib/resources/baselines/, else
+    (with lang) bert-score's file for lang and model_type; a missing file is an error.
+    use_fast_tokenizer=True: tokenize with the Hugging Face fast tokenizer, as bert-score does
+    (WordPiece models; byte-level BPE models such as RoBERTa are refused, see
+    `_hf_fast_tokenizer`). exclude_special=True: [CLS]/[SEP] are not match targets
+    (bert-score keeps them). Returns P, R, F: float tensors of shape [N].
     """
     cands, groups = check_inputs(cands, refs)
-    if not isinstance(batch_size, int) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    batch_size, _ = check_count(batch_size, "batch_size"), check_count(nthreads, "nthreads")
+    model_type = choose_model(model_type, lang)
+    check_idf(idf)
+    if use_fast_tokenizer:
+        check_text_unicode(cands, groups)
     tokenizer, model = load(model_type, device)
+    if use_fast_tokenizer:
+        tokenizer = _hf_fast_tokenizer(model_type)
     n_layers = num_layers_of(model)
-    layer = default_layer(model_type) if num_layers is None else num_layers
-    if not isinstance(layer, int) or not 0 <= layer <= n_layers:
-        raise ValueError(f"num_layers must be an int between 0 and {n_layers}, got {layer!r}")
+    layer = check_layer(num_layers, model_type, n_layers)
     if rescale_with_baseline:  # fail before the expensive part
-        path = baseline_path or default_baseline_path(model_type)
-        if not path or not os.path.isfile(path):
-            raise FileNotFoundError(
-                f"No baseline file for this model at {path}. Compute one with "
-                "course_lib.engine.baseline.compute_baseline and write_baseline, or pass baseline_path=.")
-        baselines = read_baseline(path)
+        baselines = read_baseline(_baseline_file(baseline_path, model_type, lang), n_layers)
         baselines = baselines if all_layers else baselines[layer]
     flat_cands = [c for c, g in zip(cands, groups) for _ in g]
     flat_refs = [r for g in groups for r in g]
+    check_idf_covers(idf, flat_cands + flat_refs, tokenizer, lambda texts: encode_many(tokenizer, texts)[0])
+    setting = bert_score_hash(model_type, layer, idf, rescale_with_baseline, baseline_path is not None,
+                              use_fast_tokenizer) if return_hash else None
     shape = (n_layers + 1, 0) if all_layers else (0,)
     if not flat_cands:
-        return tuple(torch.zeros(shape) for _ in range(3))
+        return _with_hash(tuple(torch.zeros(shape) for _ in range(3)), setting)
 
     weights = resolve_weights(idf, flat_refs, tokenizer)
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
@@ -274,7 +288,57 @@ def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with
         prf = best_over_references(prf, [len(g) for g in groups])
     if rescale_with_baseline:
         prf = rescale(prf, baselines.unsqueeze(-2) if all_layers else baselines)
-    return prf[..., 0], prf[..., 1], prf[..., 2]
+    return _with_hash((prf[..., 0], prf[..., 1], prf[..., 2]), setting)
+
+
+def _with_hash(prf: tuple, setting: str | None):
+    """(P, R, F), or ((P, R, F), hash) as bert-score returns them with return_hash=True."""
+    return prf if setting is None else (prf, setting)
+
+
+def _baseline_file(baseline_path, model_type, lang) -> str:
+    """`baseline_path`, else the course's file for the model, else (with `lang`) the file
+    bert-score ships for lang and model_type; a clear error when there is none."""
+    path = default_baseline_path(model_type) if baseline_path is None else baseline_path
+    if baseline_path is None and not os.path.isfile(path) and lang is not None and model_type is not None:
+        import bert_score
+
+        path = os.path.join(os.path.dirname(bert_score.__file__), "rescale_baseline",
+                            lang.lower(), f"{model_type}.tsv")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"No baseline file for this model at {path}. Compute one with "
+            "course_lib.engine.baseline.compute_baseline and write_baseline, or pass baseline_path=.")
+    return str(path)
+
+
+_FAST_HF: dict = {}
+
+
+def _hf_fast_tokenizer(model_type):
+    """The Hugging Face fast tokenizer of a model (use_fast_tokenizer=True), loaded once.
+
+    bert-score then calls `tokenizer.encode` on it, which course_lib's `encode` does too: the
+    same ids for WordPiece (BERT) models. For byte-level BPE models (RoBERTa, GPT-2) bert-score
+    drops the leading space it otherwise adds, a tokenization course_lib does not reproduce:
+    refused with an error rather than scored differently.
+    """
+    from transformers import AutoTokenizer
+
+    from course_lib.bertscore.embeddings import _needs_prefix_space
+    from course_lib.model import EMBEDDED_MODEL, is_embedded, resolve
+
+    key = EMBEDDED_MODEL if is_embedded(model_type) else model_type
+    if key not in _FAST_HF:
+        _FAST_HF[key] = AutoTokenizer.from_pretrained(resolve(model_type), use_fast=True,
+                                                      local_files_only=True)
+    fast = _FAST_HF[key]
+    if _needs_prefix_space(fast):
+        raise NotImplementedError(
+            f"use_fast_tokenizer=True with {type(fast).__name__}: bert-score then tokenizes without "
+            "the leading space it adds otherwise, which course_lib does not reproduce. Use "
+            "use_fast_tokenizer=False (bert-score's default).")
+    return fast
 
 
 def best_over_references(prf: torch.Tensor, counts: list[int]) -> torch.Tensor:

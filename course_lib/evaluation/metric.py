@@ -3,7 +3,8 @@
 The shape of an evaluation-framework metric (such as a custom metric in Opik): an object built
 once with its settings, whose `score(answer, reference)` refuses empty, whitespace-only or
 non-string text with a clear error instead of returning a meaningless number, and which can
-score a whole table of (question, answer, reference) rows. The numbers are `course_lib.score`'s:
+score a whole table of (question, answer, reference) rows. It holds one `BERTScorer` (the model
+loaded and checked once, idf weights computed once); the numbers are `course_lib.score`'s:
 
     P = mean over answer tokens of the best cosine to a reference token
     R = mean over reference tokens of the best cosine to an answer token
@@ -15,7 +16,7 @@ import math
 
 import pandas as pd
 
-from course_lib.engine.scorer import score as _score
+from course_lib.engine.bertscorer import BERTScorer
 from course_lib.evaluation.signature import signature
 
 
@@ -32,22 +33,35 @@ def validate_text(value, what: str) -> str:
 class BERTScoreMetric:
     """BERTScore of answers against reference answers, with checked inputs.
 
-    Settings as in `course_lib.score` (None = the embedded model at its default layer).
-    `signature` records them with the library versions (see `course_lib.evaluation.signature`).
+    Settings as in `course_lib.score` (None = the embedded model at its default layer), checked
+    here, at construction: a bad `num_layers` or baseline file fails now, not at the first score.
+    idf: False; a list of texts (the corpus the weights are computed from, once); or a dict
+    {token id: weight}. idf=True is refused: computed from the references being scored, idf
+    would make a pair's score depend on the rows scored with it (and on one pair every token
+    gets idf log(2/2) = 0, so R = NaN).
+    `signature` records the settings with the library versions (`course_lib.evaluation.signature`).
     """
 
     name = "bertscore"
 
     def __init__(self, model_type=None, num_layers=None, idf=False, rescale_with_baseline=False):
-        self.options = dict(model_type=model_type, num_layers=num_layers, idf=idf,
-                            rescale_with_baseline=rescale_with_baseline)
-        self.signature = signature(**self.options)
+        if idf is True:
+            raise ValueError("BERTScoreMetric(idf=True) needs a corpus: pass idf=<list of reference texts> "
+                             "(weights computed once from them) or idf={token id: weight}")
+        if isinstance(idf, (list, tuple)) and not idf:
+            raise ValueError("BERTScoreMetric(idf=[]): the idf corpus is empty")
+        corpus = isinstance(idf, (list, tuple))  # else False/None or a dict, checked by BERTScorer
+        self.scorer = BERTScorer(model_type, num_layers, idf=True if corpus else idf,
+                                 idf_sents=list(idf) if corpus else None,
+                                 rescale_with_baseline=rescale_with_baseline)
+        self.signature = signature(model_type, num_layers, idf=idf is not False and idf is not None,
+                                   rescale_with_baseline=rescale_with_baseline)
 
     def __repr__(self) -> str:
         return f"BERTScoreMetric({self.signature})"
 
     def _scores(self, answers: list[str], references: list[str]):
-        P, R, F = _score(answers, references, **self.options)
+        P, R, F = self.scorer.score(answers, references)
         return P.tolist(), R.tolist(), F.tolist()
 
     def score(self, answer, reference) -> dict[str, float]:

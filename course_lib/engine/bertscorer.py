@@ -1,0 +1,115 @@
+"""`BERTScorer`: bert-score's scorer object, on course_lib's engine.
+
+Built once with its settings (the model and tokenizer are loaded at construction, idf weights
+computed once from `idf_sents`), then `.score(cands, refs)` as often as you like. The same
+arguments, order, properties and return shapes as `bert_score.BERTScorer` (0.3.13), and the
+same numbers as `course_lib.score` with the same settings:
+
+    scorer = BERTScorer(lang="en", idf=True, idf_sents=refs)     # the embedded model offline
+    (P, R, F), setting = scorer.score(cands, refs, return_hash=True)
+"""
+from __future__ import annotations
+
+import warnings
+
+from course_lib.bertscore.baseline import read_baseline
+from course_lib.bertscore.idf import idf_from_ids
+from course_lib.bertscore.inputs import check_count, check_idf, check_layer, choose_model
+from course_lib.engine.fast_tokenizer import encode_many
+from course_lib.engine.scorer import _baseline_file, _hf_fast_tokenizer, score
+from course_lib.evaluation.signature import bert_score_hash, bert_score_model_name
+from course_lib.model import load, num_layers_of
+
+
+class BERTScorer:
+    """BERTScore with the model loaded once. Arguments as in `bert_score.BERTScorer`:
+
+    model_type / lang: as in `course_lib.score` (None or lang="en": the embedded model;
+    another lang: an error). num_layers: hidden-state index (None: the model's default).
+    batch_size: kept as an attribute only, as in bert-score, whose `.score()` takes its own
+    `batch_size` (default 64). nthreads: checked, unused (see `course_lib.score`).
+    idf: True to weigh tokens by idf, computed from `idf_sents` (or `.compute_idf(sents)`
+    later; scoring with idf=True and no weights is an error, as in bert-score); a dict
+    {token id: weight} is used as given. rescale_with_baseline / baseline_path: as in
+    `course_lib.score`; the baseline file is read and checked here, before any scoring.
+    """
+
+    def __init__(self, model_type=None, num_layers=None, batch_size=64, nthreads=4, all_layers=False,
+                 idf=False, idf_sents=None, device=None, lang=None, rescale_with_baseline=False,
+                 baseline_path=None, use_fast_tokenizer=False):
+        self._model_arg = choose_model(model_type, lang)  # None = the embedded model
+        self._lang, self._idf = lang, idf
+        self.batch_size, self.nthreads = check_count(batch_size, "batch_size"), check_count(nthreads, "nthreads")
+        self.all_layers, self.device = all_layers, device
+        self._rescale_with_baseline, self._use_fast_tokenizer = rescale_with_baseline, use_fast_tokenizer
+        check_idf(idf)
+        self._tokenizer, self._model = load(self._model_arg, device)  # cached: loaded once per process
+        if use_fast_tokenizer:
+            self._tokenizer = _hf_fast_tokenizer(self._model_arg)
+        self._num_layers = check_layer(num_layers, self._model_arg, num_layers_of(self._model))
+        self._idf_dict = idf if isinstance(idf, dict) else None
+        if idf_sents is not None:
+            self.compute_idf(idf_sents)
+        self.use_custom_baseline = baseline_path is not None
+        self._baseline_path = baseline_path
+        self.baseline_path = self._baseline_vals = None
+        if rescale_with_baseline:  # a missing or bad file: an error now, not after scoring
+            self.baseline_path = _baseline_file(baseline_path, self._model_arg, lang)
+            table = read_baseline(self.baseline_path, num_layers_of(self._model))
+            self._baseline_vals = table[:, None] if all_layers else table[self._num_layers]
+
+    lang = property(lambda self: self._lang)
+    idf = property(lambda self: self._idf)
+    num_layers = property(lambda self: self._num_layers)
+    rescale_with_baseline = property(lambda self: self._rescale_with_baseline)
+    use_fast_tokenizer = property(lambda self: self._use_fast_tokenizer)
+    baseline_vals = property(lambda self: self._baseline_vals)
+
+    @property
+    def model_type(self) -> str:
+        """The model as bert-score names it in the hash (the embedded model: its directory)."""
+        return bert_score_model_name(self._model_arg)
+
+    @property
+    def hash(self) -> str:
+        """bert-score's hash of this scorer's setting (`course_lib.evaluation.signature.bert_score_hash`)."""
+        return bert_score_hash(self._model_arg, self._num_layers, self._idf, self._rescale_with_baseline,
+                               self.use_custom_baseline, self._use_fast_tokenizer)
+
+    def compute_idf(self, sents: list[str]) -> None:
+        """idf weights from a corpus of texts (replaces earlier ones, with a warning)."""
+        if isinstance(sents, str) or not isinstance(sents, (list, tuple)) or not all(isinstance(s, str) for s in sents):
+            raise TypeError("compute_idf expects a list of strings")
+        if self._idf_dict is not None:
+            warnings.warn("Overwriting the previous importance weights.", stacklevel=2)
+        self._idf_dict = idf_from_ids(encode_many(self._tokenizer, list(sents))[0])
+
+    def score(self, cands, refs, verbose=False, batch_size=64, return_hash=False):
+        """P, R, F [N] of each candidate against its reference(s); with return_hash=True,
+        ((P, R, F), hash). `batch_size` is this call's (bert-score ignores the constructor's)."""
+        if self._idf and self._idf_dict is None:
+            raise ValueError("idf=True but no idf weights: pass idf_sents=[...] to BERTScorer or call "
+                             ".compute_idf(sents) first (bert-score asserts 'IDF weights are not computed').")
+        out = score(cands, refs, self._model_arg, self._num_layers, verbose,
+                    self._idf_dict if self._idf else False, self.device, batch_size, self.nthreads,
+                    self.all_layers, self._lang, False, self._rescale_with_baseline, self._baseline_path,
+                    self._use_fast_tokenizer)
+        return (out, self.hash) if return_hash else out
+
+    def plot_example(self, candidate: str, reference: str, fname: str = ""):
+        """The course's heatmap of token cosines at this scorer's layer (rows = candidate,
+        columns = reference), best matches marked. fname: also save it there. Returns (ax, view)."""
+        import matplotlib.pyplot as plt
+
+        from course_lib.teaching.plots import similarity_heatmap
+
+        if not isinstance(candidate, str) or not isinstance(reference, str):
+            raise TypeError("plot_example expects two strings: a candidate and a reference")
+        ax, view = similarity_heatmap(candidate, reference, self._model_arg, self._num_layers,
+                                      self._idf_dict if self._idf else None)
+        if fname:
+            plt.savefig(fname, dpi=100, bbox_inches="tight")
+        return ax, view
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}(hash={self.hash}, batch_size={self.batch_size}, nthreads={self.nthreads})"
