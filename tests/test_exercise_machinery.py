@@ -28,6 +28,13 @@ def test_student_version_clears_outputs_and_solutions():
     assert "x = 2" not in out.cells[0].source and "NotImplementedError" in out.cells[0].source
 
 
+def test_there_are_solution_notebooks():
+    """The parametrized test below would skip silently on an empty list."""
+    names = [p.name for p in exercises.solution_notebooks()]
+    assert len(names) >= 9, names
+    assert sorted(p.name for p in exercises.STUDENT.glob("*.ipynb")) == names  # no stale extra copy
+
+
 @pytest.mark.parametrize("path", exercises.solution_notebooks(), ids=lambda p: p.name)
 def test_student_notebook_is_up_to_date(path):
     student = exercises.STUDENT / path.name
