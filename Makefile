@@ -42,8 +42,12 @@ test-notebooks: $(STAMP)
 	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 
 ## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
+## make check NB=notebooks/student/08_human_agreement.ipynb EX=8.2: check one exercise; runs only the
+#   cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
+#   they use), not the whole chapter. A failed check gives a hint; after repeated failures, or with
+#   check_8_2(best_layer, hint=2) in the notebook, the hint shows the code.
 check: $(STAMP)
-	$(PY) -m course_lib.course.run_notebooks --checks $(NB)
+	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(NB)
 
 ## make student: regenerate the student notebooks from the solution notebooks
 student: $(STAMP)
