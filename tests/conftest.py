@@ -1,5 +1,48 @@
+"""Settings for every test, and the rule "skipped is not passed" under CI.
+
+On a student's laptop a test may skip (no browser, no GPU) and says why (`make test` runs
+pytest with -rs). Under CI (COURSE_CI=1, set by .ci/run, or CI=true as most CI services set)
+every skip -- of a test or of a whole module -- is reported as a failure with its reason.
+An expected failure (xfail) stays what it is.
+"""
 import os
+
+import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def under_ci() -> bool:
+    """True when running in CI: COURSE_CI=1 or CI=true."""
+    return os.environ.get("COURSE_CI", "") == "1" or os.environ.get("CI", "").lower() in ("true", "1")
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return str(longrepr[2]).removeprefix("Skipped: ")
+    return str(longrepr)
+
+
+def _fail_skip(report) -> None:
+    reason = _skip_reason(report)
+    report.outcome = "failed"
+    report.longrepr = f"skipped under CI, which counts as a failure (COURSE_CI=1 or CI=true): {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if under_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        _fail_skip(report)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    report = outcome.get_result()
+    if under_ci() and report.skipped:  # a module-level pytest.skip / importorskip
+        _fail_skip(report)

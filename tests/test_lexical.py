@@ -154,6 +154,45 @@ def test_corpus_bleu_rejects_misaligned_input():
         corpus_bleu(["a", "b"], ["a"])
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: sentence_bleu(None, "the cat"), "candidate must be a string, got NoneType"),
+    (lambda: sentence_bleu(3.5, ["the cat"]), "candidate must be a string, got float"),
+    (lambda: sentence_bleu("the cat", None), "references must be a string or a list of strings, got NoneType"),
+    (lambda: sentence_bleu("the cat", ["the cat", None]), "each of references must be a string, got NoneType"),
+    (lambda: bleu_details(["the", "cat"], "the cat"), "candidate must be a string, got list"),
+    (lambda: corpus_bleu("the cat", "the cat"), "candidates must be a list .*wrap a single sentence"),
+    (lambda: corpus_bleu(["the cat"], "the cat"), "references must be a list"),
+    (lambda: corpus_bleu(["the cat", None], ["a", "b"]), r"candidates\[1\] must be a string, got NoneType"),
+    (lambda: corpus_bleu(["the cat"], [7]), r"references\[0\] must be a string or a list of strings, got int"),
+    (lambda: rouge_n(None, "the cat", 1), "candidate must be a string, got NoneType"),
+    (lambda: rouge_n("the cat", b"the cat", 2), "reference must be a string, got bytes"),
+    (lambda: rouge_l(float("nan"), "the cat"), "candidate must be a string, got float"),
+    (lambda: rouge_l("the cat", None), "reference must be a string, got NoneType"),
+    (lambda: rouge_s(["the", "cat"], "the cat"), "candidate must be a string, got list"),
+    (lambda: rouge.tokenize(None), "text must be a string, got NoneType"),
+])
+def test_bad_input_is_a_clear_type_error(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_bad_sizes_are_clear_value_errors():
+    with pytest.raises(ValueError, match="at least one reference"):
+        sentence_bleu("the cat", [])
+    with pytest.raises(ValueError, match="max_n must be a positive integer"):
+        sentence_bleu("the cat", "the cat", max_n=0)
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        rouge_n("the cat", "the cat", 1.5)
+
+
+def test_sequences_other_than_lists_are_accepted():
+    import pandas as pd
+
+    cands, refs = [c for c, _ in REAL_PAIRS[:20]], [r for _, r in REAL_PAIRS[:20]]
+    assert corpus_bleu(pd.Series(cands), tuple(refs)) == corpus_bleu(cands, refs)
+    assert sentence_bleu(cands[0], (refs[0],)) == sentence_bleu(cands[0], refs[0])
+
+
 def test_bleu_building_blocks():
     # Papineni et al. (2002): the clipped unigram precision is 2/7, not 7/7
     cand, ref = "the the the the the the the".split(), "the cat is on the mat".split()

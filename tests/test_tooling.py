@@ -28,3 +28,68 @@ def test_run_times_table_sums_the_chapters_only(tmp_path):
     text = readme.read_text()
     assert "| 08_b.ipynb | 72 |" in text and "| demo.ipynb | 11 |" in text
     assert "| **chapters 00–09 together** | **86** (1.4 min) |" in text
+
+
+# ------------------------------------------------------------------ make check EX=N.M
+
+def _notebook(*cells):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(src[3:]) if src.startswith("md:") else nbformat.v4.new_code_cell(src)
+                for src in cells]
+    return nb
+
+
+def test_an_exercise_runs_only_the_cells_it_needs():
+    from course_lib.course.run_notebooks import cells_for_exercise, exercise_notebook
+
+    nb = _notebook(
+        "import course_lib\nfrom course_lib.teaching.notebook import setup\nsetup()",  # 0: set-up
+        "import numpy as np\nimport pandas as pd",                                     # 1
+        "scores = expensive_scoring()",                                                # 2: heavy, not needed
+        "table = pd.DataFrame({'a': [1.0]})",                                          # 3
+        "table['b'] = np.sqrt(table['a'])",                                            # 4: modifies table
+        "md:## Exercises\n\n### Exercise 8.2 — pick the layer",                         # 5
+        "def best(t):\n    return int(np.argmax(t.mean()))\n\n\nprint(best(scores))",   # 6
+        "_ = ch08.check_8_2(best, table)",                                             # 7
+        "md:### Exercise 8.3 — later",                                                 # 8
+        "auc = 1",                                                                     # 9
+    )
+    assert cells_for_exercise(nb, "8.2") == [0, 1, 2, 3, 4, 6, 7]  # the print line reads `scores`
+    sub = exercise_notebook(nb, "8.2")  # without the display lines: the heavy cell 2 is not needed
+    assert [c.source for c in sub.cells] == [nb.cells[i].source for i in (0, 1, 3, 4)] + [
+        "def best(t):\n    return int(np.argmax(t.mean()))\n\n\n", "_ = ch08.check_8_2(best, table)"]
+    assert cells_for_exercise(nb, "8.3") == [0, 9]
+
+
+def test_the_chapter_heavy_cells_are_left_out_for_a_code_exercise():
+    import nbformat
+
+    from course_lib.course.run_notebooks import exercise_notebook
+    from course_lib.paths import NOTEBOOKS
+
+    nb = nbformat.read(NOTEBOOKS / "student" / "08_human_agreement.ipynb", as_version=4)
+    sub = exercise_notebook(nb, "8.2")
+    assert len(sub.cells) <= 5, [c.source[:60] for c in sub.cells]
+    assert not any("course_lib.score(" in c.source for c in sub.cells)  # the scoring of all of WMT16
+    assert any("check_8_2(" in c.source for c in sub.cells)
+
+
+def test_check_one_exercise_end_to_end_without_kernel_noise(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from course_lib.paths import NOTEBOOKS, ROOT
+
+    student = tmp_path / "01_lexical_metrics.ipynb"
+    shutil.copy(NOTEBOOKS / "student" / student.name, student)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COURSE_FIGURES": str(tmp_path / "figures")}
+    run = subprocess.run([sys.executable, "-m", "course_lib.course.run_notebooks", "--checks", "--exercise", "1.2",
+                          str(student)], capture_output=True, text=True, env=env, timeout=300)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out  # the student copy's stub fails its check
+    assert "❌ Exercise 1.2: not yet" in out and "Exercise 1.1" not in out, out
+    assert "without encryption" not in out and "Traceback" not in out, out

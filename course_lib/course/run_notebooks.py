@@ -3,18 +3,25 @@
     python -m course_lib.course.run_notebooks notebooks/[0-9]*.ipynb      # make run
     python -m course_lib.course.run_notebooks --readme notebooks/[0-9]*.ipynb notebooks/demo.ipynb
     python -m course_lib.course.run_notebooks --checks notebooks/student/01_lexical_metrics.ipynb
+    python -m course_lib.course.run_notebooks --checks --exercise 4.2 notebooks/student/04_greedy_matching.ipynb
 
 --checks prints the exercise check lines (✅ / ❌) and does not stop at a failing cell, so a
 student sees every check of a notebook at once. Notebooks are not modified on disk.
+--exercise N.M runs only what exercise N.M needs: the cells under its "### Exercise N.M" heading,
+the chapter's first code cell (set-up), and, going backwards, every earlier cell that defines a
+name those cells use (found with Python's ast) -- not the whole chapter.
 --readme also writes the times into README.md, between <!-- RUNTIMES:START --> and
 <!-- RUNTIMES:END -->.
 """
 from __future__ import annotations
 
 import argparse
+import ast
+import builtins
 import datetime
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
@@ -23,13 +30,124 @@ import nbformat
 from nbclient import NotebookClient
 
 
-def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
+# The kernel's own log (e.g. "Kernel is running over TCP without encryption") is noise here.
+KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
+
+
+def execute(path: Path, allow_errors: bool = False, timeout: int = 600, exercise: str | None = None):
     nb = nbformat.read(path, as_version=4)
+    if exercise is not None:
+        nb = exercise_notebook(nb, exercise)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
-                            resources={"metadata": {"path": str(path.parent)}})
+                            extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()
     return nb, time.perf_counter() - start
+
+
+def _python(source: str) -> ast.Module | None:
+    """The cell's code as a syntax tree (IPython magics turned into Python first), or None."""
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        source = TransformerManager().transform_cell(source)
+    except ImportError:  # pragma: no cover - IPython comes with jupyter
+        pass
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
+def _names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names the code defines or modifies, names it reads)."""
+    defined, used = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (defined if isinstance(node.ctx, (ast.Store, ast.Del)) else used).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, ast.Store):
+            base = node.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):  # df["x"] = ... modifies df
+                defined.add(base.id)
+    return defined, used - set(dir(builtins))
+
+
+def exercise_span(nb, exercise: str) -> list[int]:
+    """Indices of the code cells under the heading "### Exercise <exercise>" (up to the next heading)."""
+    heading = re.compile(rf"^#+\s*Exercise\s+{re.escape(exercise)}\b", re.M)
+    start = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and heading.search(c.source)),
+                 None)
+    if start is None:
+        raise SystemExit(f"no \"### Exercise {exercise}\" heading in this notebook")
+    span = []
+    for i in range(start + 1, len(nb.cells)):
+        cell = nb.cells[i]
+        if cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M):
+            break
+        if cell.cell_type == "code":
+            span.append(i)
+    return span
+
+
+def _calls_a_check(node) -> bool:
+    return any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", "")).startswith("check")
+               for n in ast.walk(node))
+
+
+def without_displays(source: str) -> str:
+    """The cell without its top-level expression statements (print(...), a table to display),
+    unless they call a check: what the check needs, not what the student reads."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # IPython magics: keep the cell as it is
+        return source
+    drop = [n for n in tree.body if isinstance(n, ast.Expr) and not _calls_a_check(n)]
+    kept_lines = {line for n in tree.body if n not in drop for line in range(n.lineno, n.end_lineno + 1)}
+    lines = source.splitlines(keepends=True)
+    for node in reversed(drop):
+        span = range(node.lineno, node.end_lineno + 1)
+        if not kept_lines.intersection(span):  # not sharing a line with a kept statement
+            del lines[node.lineno - 1:node.end_lineno]
+    return "".join(lines)
+
+
+def exercise_notebook(nb, exercise: str):
+    """A copy of `nb` with only the cells exercise N.M needs (see cells_for_exercise)."""
+    nb = nbformat.from_dict(nb)
+    own = set(exercise_span(nb, exercise))
+    for i in own:
+        nb.cells[i].source = without_displays(nb.cells[i].source)
+    nb.cells = [nb.cells[i] for i in cells_for_exercise(nb, exercise)]
+    return nb
+
+
+def cells_for_exercise(nb, exercise: str) -> list[int]:
+    """The cells exercise N.M needs, in notebook order: its own code cells, the first code cell
+    (set-up), and every earlier code cell that defines a name a chosen cell reads."""
+    own = exercise_span(nb, exercise)
+    if not own:  # a written exercise: nothing to run
+        return []
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+    chosen = set(own) | set(code[:1])
+    trees = {i: _python(nb.cells[i].source) for i in code}
+    needed = set()
+    for i in chosen:
+        needed |= _names(trees[i])[1] if trees[i] else set()
+    for i in reversed([i for i in code if i < min(own)]):
+        if trees[i] is None:  # unparsable: keep it, to be safe
+            chosen.add(i)
+            continue
+        defined, used = _names(trees[i])
+        if i in chosen or defined & needed:
+            chosen.add(i)
+            needed |= used
+    return sorted(chosen)
 
 
 def check_lines(nb) -> list[str]:
@@ -86,11 +204,14 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--checks", action="store_true", help="print exercise checks only")
     parser.add_argument("--readme", action="store_true", help="write the times into README.md")
+    parser.add_argument("--exercise", help="with --checks: run only what exercise N.M needs, e.g. 4.2")
     args = parser.parse_args(argv)
+    if args.exercise and not args.checks:
+        parser.error("--exercise goes with --checks")
     total, failed, times = 0.0, 0, {}
     for path in args.notebooks:
         try:
-            nb, seconds = execute(path, allow_errors=args.checks)
+            nb, seconds = execute(path, allow_errors=args.checks, exercise=args.exercise or None)
         except Exception as err:  # a failing cell: report it and go on with the next notebook
             print(f"{path.name:45s} FAILED: {type(err).__name__}: {str(err).splitlines()[-1][:200]}")
             failed += 1

@@ -258,12 +258,39 @@ def bleu_from_stats(stats: BleuStats, effective_order: bool) -> BleuDetails:
 # 4. Public entry points
 # ---------------------------------------------------------------------------
 
-def _as_list(references: str | list[str]) -> list[str]:
-    return [references] if isinstance(references, str) else list(references)
+def require_text(value, what: str) -> str:
+    """`value` if it is a string, else a TypeError that names `what` and the type it got."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string, got {type(value).__name__}: {value!r:.60}")
+    return value
+
+
+def _as_list(references: str | list[str], what: str = "references") -> list[str]:
+    """One reference string or a list/tuple of them -> a non-empty list of strings."""
+    if isinstance(references, str):
+        return [references]
+    if not _is_sequence(references):
+        raise TypeError(f"{what} must be a string or a list of strings, got {type(references).__name__}")
+    references = list(references)
+    if not references:
+        raise ValueError(f"{what} is empty: give at least one reference")
+    return [require_text(r, f"each of {what}") for r in references]
+
+
+def _is_sequence(value) -> bool:
+    """A list, tuple, pandas Series, numpy array...: sized and iterable, and not a string itself."""
+    return not isinstance(value, (str, bytes, dict)) and hasattr(value, "__len__") and hasattr(value, "__iter__")
+
+
+def _check_max_n(max_n) -> None:
+    if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 1:
+        raise ValueError(f"max_n must be a positive integer, got {max_n!r}")
 
 
 def bleu_details(candidate: str, references: str | list[str], max_n: int = MAX_ORDER) -> BleuDetails:
     """Sentence BLEU with all its intermediate steps (see ``BleuDetails``)."""
+    require_text(candidate, "candidate")
+    _check_max_n(max_n)
     stats = sentence_stats(candidate, _as_list(references), max_n)
     return bleu_from_stats(stats, effective_order=True)
 
@@ -285,9 +312,16 @@ def corpus_bleu_details(candidates: list[str],
     The counts (matches, totals, c, r) are summed over all sentences first;
     BLEU is computed once from the sums. That is not the mean of sentence BLEUs.
     """
+    for value, what in ((candidates, "candidates"), (references, "references")):
+        if not _is_sequence(value):
+            raise TypeError(f"{what} must be a list (one entry per sentence), got {type(value).__name__}"
+                            + (": wrap a single sentence in a list" if isinstance(value, str) else ""))
+    candidates, references = list(candidates), list(references)
     if len(candidates) != len(references):
         raise ValueError(f"{len(candidates)} candidates but {len(references)} reference entries")
-    stats = [sentence_stats(cand, _as_list(refs), max_n) for cand, refs in zip(candidates, references)]
+    _check_max_n(max_n)
+    stats = [sentence_stats(require_text(cand, f"candidates[{i}]"), _as_list(refs, f"references[{i}]"), max_n)
+             for i, (cand, refs) in enumerate(zip(candidates, references))]
     total = sum(stats[1:], start=stats[0]) if stats else BleuStats([0] * max_n, [0] * max_n, 0, 0)
     return bleu_from_stats(total, effective_order=False)
 

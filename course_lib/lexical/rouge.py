@@ -20,7 +20,7 @@ so it is not checked against a reference implementation.
 import re
 from collections import Counter, namedtuple
 
-from course_lib.lexical.bleu import ngrams
+from course_lib.lexical.bleu import ngrams, require_text
 
 Score = namedtuple("Score", ["precision", "recall", "fmeasure"])
 
@@ -36,7 +36,7 @@ def tokenize(text: str) -> list[str]:
     >>> tokenize("Café costs $20.00!")
     ['caf', 'costs', '20', '00']
     """
-    return _NON_ALPHANUMERIC_RE.sub(" ", text.lower()).split()
+    return _NON_ALPHANUMERIC_RE.sub(" ", require_text(text, "text").lower()).split()
 
 
 def f_measure(precision: float, recall: float) -> float:
@@ -62,9 +62,15 @@ def _overlap_score(candidate_counts: Counter, reference_counts: Counter) -> Scor
 
 def rouge_n(candidate: str, reference: str, n: int) -> Score:
     """ROUGE-N: clipped n-gram overlap (rouge-score's "rouge1", "rouge2", ...)."""
-    if n < 1:
-        raise ValueError(f"n must be a positive integer, got {n}")
-    return _overlap_score(ngrams(tokenize(candidate), n), ngrams(tokenize(reference), n))
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    cand, ref = _pair(candidate, reference)
+    return _overlap_score(ngrams(cand, n), ngrams(ref, n))
+
+
+def _pair(candidate, reference) -> tuple[list[str], list[str]]:
+    """Both texts tokenized, after checking that each is a string (a clear TypeError otherwise)."""
+    return tokenize(require_text(candidate, "candidate")), tokenize(require_text(reference, "reference"))
 
 
 def lcs_length(a: list, b: list) -> int:
@@ -97,7 +103,7 @@ def rouge_l(candidate: str, reference: str) -> Score:
     Sentence-level ROUGE-L (rouge-score's "rougeL", not "rougeLsum").
     Scores 0 if either side has no tokens.
     """
-    cand, ref = tokenize(candidate), tokenize(reference)
+    cand, ref = _pair(candidate, reference)
     if not cand or not ref:
         return Score(0.0, 0.0, 0.0)
     lcs = lcs_length(cand, ref)
@@ -123,4 +129,5 @@ def rouge_s(candidate: str, reference: str) -> Score:
     with clipped skip-bigram matches. Same tokenizer and zero handling as
     ROUGE-N. Not checked against a reference implementation (rouge-score has none).
     """
-    return _overlap_score(skip_bigrams(tokenize(candidate)), skip_bigrams(tokenize(reference)))
+    cand, ref = _pair(candidate, reference)
+    return _overlap_score(skip_bigrams(cand), skip_bigrams(ref))

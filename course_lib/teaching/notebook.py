@@ -1,4 +1,9 @@
-"""One call at the top of every chapter: quiet libraries, fixed plot style, a figures folder."""
+"""One call at the top of every chapter: quiet libraries, fixed plot style, a figures folder.
+
+Figures go to figures/ unless the environment variable COURSE_FIGURES names another folder
+(the test targets of the Makefile point it at a fresh temporary folder, so tests never
+rewrite the committed figures). Saved PNGs carry no metadata that changes between runs or
+installs, so re-running a chapter on the same machine writes the same bytes."""
 from __future__ import annotations
 
 import logging
@@ -8,6 +13,14 @@ import warnings
 from pathlib import Path
 
 from course_lib.paths import DATA, FIGURES
+
+FIGURES_ENV = "COURSE_FIGURES"
+
+
+def figures_dir() -> Path:
+    """The folder figures are saved to: $COURSE_FIGURES when set (and not empty), else figures/."""
+    folder = os.environ.get(FIGURES_ENV)
+    return Path(folder) if folder else FIGURES
 
 
 def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
@@ -33,15 +46,18 @@ def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
     torch.manual_seed(seed)
     sns.set_theme(style="whitegrid", context="notebook")
     matplotlib.rcParams.update({"figure.figsize": figsize, "figure.dpi": dpi, "savefig.dpi": dpi,
-                                "savefig.bbox": "tight"})
-    FIGURES.mkdir(exist_ok=True)
+                                "savefig.bbox": "tight", "svg.hashsalt": "bertscore-course"})
+    figures_dir().mkdir(parents=True, exist_ok=True)
 
 
 def save_figure(fig, name: str) -> Path:
-    """Save `fig` as figures/<name>.png (a stable name, so the README can link it)."""
-    FIGURES.mkdir(exist_ok=True)
-    path = FIGURES / f"{name}.png"
-    fig.savefig(path)
+    """Save `fig` as figures/<name>.png (a stable name, so the README can link it), or in
+    $COURSE_FIGURES when set. No "Software" entry (it names the matplotlib version), so the
+    bytes depend only on what is drawn."""
+    folder = figures_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    fig.savefig(path, metadata={"Software": None})
     return path
 
 

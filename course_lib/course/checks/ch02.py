@@ -12,7 +12,7 @@ from course_lib.model import load
 from course_lib.teaching.pooling import mean_pool
 from course_lib.bertscore.similarity import cosine_matrix
 
-from . import close, run
+from . import close, forbid, run
 
 RIVER, ACCOUNT = "We sat on the river bank.", "We opened a new joint bank account."
 CELL_A, CELL_B = "The prisoner sat alone in his cell.", "The cell divides into two daughter cells."
@@ -27,16 +27,18 @@ def _vector_pairs():
     return pairs
 
 
-def check_2_1(cosine) -> bool:
+def check_2_1(cosine, hint: int = 1) -> bool:
     """cosine(u, v) -> the cosine similarity of two 1-D tensors."""
+    cosine = forbid(cosine, "course_lib.bertscore.similarity", "course_lib.teaching.pooling")
+
     def test():
         for u, v in _vector_pairs():
             want = float(cosine_matrix(u[None], v[None])[0, 0])
             got = cosine(u.clone(), v.clone())
             assert close(got, want, 1e-5), f"for vectors of norms {u.norm():.2f} and {v.norm():.2f} " \
                                            f"you return {float(got):.4f}, expected {want:.4f}"
-    return run("2.1", test, "cos(u, v) = u·v / (||u|| ||v||): divide the dot product by both lengths "
-                            "(torch.linalg.norm or u.norm()).")
+    return run("2.1", test, "the cosine is the dot product divided by the lengths of *both* vectors.",
+               code="return float(u @ v / (u.norm() * v.norm()))", level=hint)
 
 
 def _pooling_cases():
@@ -47,8 +49,10 @@ def _pooling_cases():
     return [(emb, mask), (real.embeddings, real.mask)]
 
 
-def check_2_2(masked_mean_pool) -> bool:
+def check_2_2(masked_mean_pool, hint: int = 1) -> bool:
     """masked_mean_pool(embeddings [batch, seq_len, dim], mask [batch, seq_len]) -> [batch, dim]."""
+    masked_mean_pool = forbid(masked_mean_pool, "course_lib.teaching.pooling")
+
     def test():
         for emb, mask in _pooling_cases():
             want = mean_pool(emb, mask)
@@ -58,9 +62,10 @@ def check_2_2(masked_mean_pool) -> bool:
                 f"shape {tuple(got.shape)}, expected [batch, dim] = {tuple(want.shape)}"
             bad = [b for b in range(len(want)) if not torch.allclose(got[b].float(), want[b], atol=1e-5)]
             assert not bad, f"wrong vector for batch row(s) {bad}; mask lengths {mask.sum(-1).tolist()}"
-    return run("2.2", test, "padding positions must not count: multiply by the mask, sum over the tokens, "
-                            "and divide by the number of real tokens of each sentence (mask.sum), "
-                            "not by seq_len.")
+    return run("2.2", test, "padding positions must not count: average over the real tokens of each "
+                            "sentence only, not over seq_len.",
+               code="m = mask.unsqueeze(-1).float(); return (embeddings * m).sum(dim=1) / m.sum(dim=1)",
+               level=hint)
 
 
 # (sentence a, sentence b, word, layer): "cat" moves from token 2 to token 3, "bank" stays at token 6
@@ -73,17 +78,22 @@ def _cosines_by_layer(a: str, b: str, word: str) -> tuple[float, ...]:
     return tuple(word_cosine_by_layer(a, b, word).tolist())
 
 
-def check_2_3(word_cosine) -> bool:
+def check_2_3(word_cosine, hint: int = 1) -> bool:
     """word_cosine(sentence_a, sentence_b, word, layer) -> cosine of the word's two vectors."""
+    word_cosine = forbid(word_cosine, "course_lib.teaching.contextual.word_cosine_by_layer",
+                         "course_lib.teaching.contextual.word_vectors")
+
     def test():
         for a, b, word, layer in WORD_CASES:
             want = _cosines_by_layer(a, b, word)[layer]
             got = word_cosine(a, b, word, layer)
             assert close(got, want, 1e-4), f"{word!r} in {a!r} vs {b!r} at layer {layer}: you return " \
                                            f"{float(got):.4f}, expected {want:.4f}"
-    return run("2.3", test, "find the word's position separately in each sentence's token list "
-                            "(tokens(tokenizer, s).index(word)), take that row of each sentence's "
-                            "embeddings at the given layer, and return their cosine.")
+    return run("2.3", test, "the word may sit at a different position in each sentence: find it in each "
+                            "sentence's own token list, at the given layer.",
+               code="batch = embed([sentence_a, sentence_b], layer=layer); i = tokens(tokenizer, sentence_a)"
+                    ".index(word); j = tokens(tokenizer, sentence_b).index(word); cosine of "
+                    "batch.embeddings[0, i] and batch.embeddings[1, j]", level=hint)
 
 
 def lowest_cell_layer() -> int:
@@ -92,7 +102,7 @@ def lowest_cell_layer() -> int:
     return cosines.index(min(cosines))
 
 
-def check_2_4(answer) -> bool:
+def check_2_4(answer, hint: int = 1) -> bool:
     """answer: the layer (0..n) where "cell" in the two sentences is least similar."""
     def test():
         assert answer is not None, "set answer_2_4 to a layer number"
@@ -101,8 +111,9 @@ def check_2_4(answer) -> bool:
         assert float(answer) == int(float(answer)) and 0 <= int(float(answer)) <= n, \
             f"layers are numbered 0..{n}"
         assert int(float(answer)) == lowest_cell_layer(), "not the layer with the lowest cosine"
-    return run("2.4", test, "compute word_cosine for every layer 0..6 and take the layer with the "
-                            "*smallest* cosine (np.argmin), not the largest.")
+    return run("2.4", test, "context matters most where the two \"cell\" vectors are *least* similar.",
+               code="cosines = [word_cosine(ch02.CELL_A, ch02.CELL_B, \"cell\", k) for k in range(n_layers + 1)]; "
+                    "answer_2_4 = int(np.argmin(cosines))", level=hint)
 
 
 def differing_embedding_input() -> str:
@@ -116,12 +127,13 @@ def differing_embedding_input() -> str:
     return found[0] if len(found) == 1 else "+".join(found)
 
 
-def check_2_5(answer) -> bool:
+def check_2_5(answer, hint: int = 1) -> bool:
     """answer: "word", "position" or "segment"."""
     def test():
         assert answer is not None, "set answer_2_5 to \"word\", \"position\" or \"segment\""
         text = str(answer).strip().lower()
         assert text in ("word", "position", "segment"), "answer with \"word\", \"position\" or \"segment\""
         assert text == differing_embedding_input(), "that input is the same for both occurrences of \"cat\""
-    return run("2.5", test, "layer 0 computes LayerNorm(word + position + segment embedding): compare the "
-                            "token, its index and the segment of \"cat\" in the two sentences.")
+    return run("2.5", test, "layer 0 computes LayerNorm(word + position + segment embedding).",
+               code="compare the token, its index (tokens(tokenizer, s).index(\"cat\")) and the segment of "
+                    "\"cat\" in the two sentences.", level=hint)

@@ -10,7 +10,7 @@ from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
-from . import run
+from . import forbid, run
 
 # Exercise 3.1: sentences whose tokens the student counts (a word split into pieces, "$20.00").
 COUNT_SENTENCES = ["The rouge slippers cost $20", "The red shoes cost $20.00"]
@@ -28,7 +28,7 @@ def real_tokens_count(sentence: str) -> int:
     return sum(t not in (tokenizer.cls_token, tokenizer.sep_token) for t in tokens(tokenizer, sentence))
 
 
-def check_3_1(answer) -> bool:
+def check_3_1(answer, hint: int = 1) -> bool:
     """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP]."""
     def test():
         want = [real_tokens_count(s) for s in COUNT_SENTENCES]
@@ -36,8 +36,10 @@ def check_3_1(answer) -> bool:
             f"give a list of {len(want)} integers, one per sentence"
         for s, got, w in zip(COUNT_SENTENCES, answer, want):
             assert got == w, f"{s!r}: you counted {got}"
-    return run("3.1", test, "print tokens(tokenizer, sentence): every WordPiece (## pieces too, and "
-                            "punctuation) is one token; leave out [CLS] and [SEP].")
+    return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
+                            "are not counted.",
+               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES] (print "
+                    "tokens(tokenizer, s) to see them)", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -61,9 +63,12 @@ def _matrix_cases():
     return tuple(cases)
 
 
-def check_3_2(student_cosine_matrix) -> bool:
+def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
     """student_cosine_matrix(cand [batch, cand_len, dim], ref [batch, ref_len, dim]) ->
     [batch, cand_len, ref_len] cosines."""
+    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity",
+                                   "course_lib.teaching.naive")
+
     def test():
         for cand, ref, _, _ in _matrix_cases():
             want = cosine_matrix(cand, ref)
@@ -74,13 +79,18 @@ def check_3_2(student_cosine_matrix) -> bool:
             err = (got.float() - want).abs().max().item()
             assert err < 1e-4, (f"values differ by up to {err:.3g} (vector norms from "
                                 f"{cand.norm(dim=-1).min():.2f} to {cand.norm(dim=-1).max():.2f})")
-    return run("3.2", test, "scale every vector to length 1 along the last dimension (dim=-1), then "
-                            "cand @ ref.transpose(-1, -2): rows are candidate tokens, columns reference tokens.")
+    return run("3.2", test, "scale every vector (the last dimension) to length 1, then take all dot "
+                            "products at once: rows are candidate tokens, columns reference tokens.",
+               code="c = cand / cand.norm(dim=-1, keepdim=True); r = ref / ref.norm(dim=-1, keepdim=True); "
+                    "return c @ r.transpose(-1, -2)", level=hint)
 
 
-def check_3_3(student_masked_matrix) -> bool:
+def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
     """student_masked_matrix(cand, ref, cand_mask, ref_mask) -> [batch, cand_len, ref_len] cosines,
     -inf wherever the candidate token or the reference token is padding."""
+    student_masked_matrix = forbid(student_masked_matrix, "course_lib.bertscore.similarity.masked_cosine_matrix",
+                                   "course_lib.bertscore.similarity.pair_mask")
+
     def test():
         for cand, ref, cm, rm in _matrix_cases():
             want = masked_cosine_matrix(cand, ref, cm, rm)
@@ -95,9 +105,10 @@ def check_3_3(student_masked_matrix) -> bool:
                 f"{cm.sum(-1).tolist()}, references {rm.sum(-1).tolist()})")
             err = (got[~pad].float() - want[~pad]).abs().max().item()
             assert err < 1e-4, f"the real cells differ from the cosines by up to {err:.3g}"
-    return run("3.3", test, "build the pair mask cand_mask[:, :, None] & ref_mask[:, None, :] "
-                            "([batch, cand_len, ref_len]) and fill the cosine matrix with float('-inf') "
-                            "where it is False (masked_fill with ~mask).")
+    return run("3.3", test, "a cell is padding when its candidate token *or* its reference token is "
+                            "padding; such cells must be -inf (a 0 could still win a max).",
+               code="both_real = cand_mask[:, :, None] & ref_mask[:, None, :]; return batched_cosine_matrix("
+                    "cand, ref).masked_fill(~both_real, float(\"-inf\"))", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -112,7 +123,7 @@ def naive_alone_and_batched() -> tuple[float, float]:
     return alone, batched
 
 
-def check_3_4(answer) -> bool:
+def check_3_4(answer, hint: int = 1) -> bool:
     """answer_3_4: "up" or "down" -- how the naive F of SHORT_PAIR moves when LONG_PAIR joins its batch."""
     def test():
         alone, batched = naive_alone_and_batched()
@@ -120,5 +131,8 @@ def check_3_4(answer) -> bool:
         assert isinstance(answer, str) and answer.strip().lower() in ("up", "down"), \
             'set answer_3_4 to "up" or "down"'
         assert answer.strip().lower() == want, "that is not what the naive code does here"
-    return run("3.4", test, "compute naive_pair_scores for the short pair alone, then for the batch of both "
-                            "pairs, and compare the short pair's F (index 0) in the two runs.")
+    return run("3.4", test, "score the short pair alone, then in one batch with the long pair, and "
+                            "compare the short pair's F.",
+               code="naive.naive_pair_scores([s[0]], [s[1]], layer=DEFAULT_LAYER)[2][0] vs "
+                    "naive.naive_pair_scores([s[0], l[0]], [s[1], l[1]], layer=DEFAULT_LAYER)[2][0] with "
+                    "s, l = ch03.SHORT_PAIR, ch03.LONG_PAIR", level=hint)

@@ -8,7 +8,7 @@ import torch
 
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
-from . import close, run
+from . import close, forbid, run
 
 # The red-shoes example of Comet's article: one reference, two candidates.
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -36,8 +36,10 @@ def _as_floats(result, n: int, what: str):
     return [float(x) for x in result]
 
 
-def check_4_1(greedy_precision_recall) -> bool:
+def check_4_1(greedy_precision_recall, hint: int = 1) -> bool:
     """greedy_precision_recall(sim [cand_len, ref_len]) -> (P, R), every token weighing 1."""
+    greedy_precision_recall = forbid(greedy_precision_recall, "course_lib.bertscore.matching")
+
     def test():
         for sim in _matrices():
             for_cand, for_ref = best_matches(sim)
@@ -46,8 +48,9 @@ def check_4_1(greedy_precision_recall) -> bool:
             shape = f"a {sim.shape[0]}x{sim.shape[1]} matrix"
             assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f}"
             assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f}"
-    return run("4.1", test, "rows are candidate tokens: P = mean over rows of each row's maximum "
-                            "(sim.max(dim=1)); R = mean over columns of each column's maximum (sim.max(dim=0)).")
+    return run("4.1", test, "rows are candidate tokens: P averages each candidate token's best match "
+                            "(its row's maximum), R each reference token's best match (its column's maximum).",
+               code="P = sim.max(dim=1).values.mean(); R = sim.max(dim=0).values.mean()", level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -76,9 +79,11 @@ def _weighted_cases():
     return tuple(cases)
 
 
-def check_4_2(weighted_bertscore) -> bool:
+def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
     """weighted_bertscore(sim [cand_len, ref_len], cand_weights [cand_len], ref_weights [ref_len])
     -> (P, R, F) with P = Σ w·rowmax / Σ w, R likewise over columns, F = 2PR/(P+R)."""
+    weighted_bertscore = forbid(weighted_bertscore, "course_lib.bertscore.matching", "course_lib.teaching.plots")
+
     def test():
         for sim, cw, rw, scores in _weighted_cases():
             for_cand, for_ref = best_matches(sim)
@@ -90,9 +95,11 @@ def check_4_2(weighted_bertscore) -> bool:
             for name, a, b in zip("PRF", got, want):
                 assert close(a, b, 1e-5), (f"{name} should be {b:.4f}, yours {a:.4f} (weights of the "
                                            f"candidate tokens: {[round(x, 2) for x in cw.tolist()]})")
-    return run("4.2", test, "P = Σ_i w_i · max_j sim[i, j] / Σ_i w_i (divide by the sum of the weights, not "
-                            "by the number of tokens); R the same with columns and reference weights; "
-                            "F = 2PR / (P + R), the harmonic mean, not (P + R) / 2.")
+    return run("4.2", test, "P is the weighted mean of the row maxima (divide by the sum of the weights, not "
+                            "by the number of tokens), R the same over columns with the reference weights, "
+                            "F their harmonic mean (not the arithmetic mean).",
+               code="P = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum(); R = (sim.max(dim=0)"
+                    ".values * ref_weights).sum() / ref_weights.sum(); F = 2 * P * R / (P + R)", level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -105,7 +112,7 @@ def _swap_scores():
     return tuple(forward), tuple(backward)
 
 
-def check_4_3(answer) -> bool:
+def check_4_3(answer, hint: int = 1) -> bool:
     """answer_4_3: "P", "R" or "F" -- the score that does not change when SWAP_PAIR is swapped."""
     def test():
         forward, backward = _swap_scores()
@@ -114,7 +121,9 @@ def check_4_3(answer) -> bool:
             'set answer_4_3 to "P", "R" or "F"'
         assert answer.strip().upper() in unchanged, \
             f"{answer.strip().upper()} changes from {forward['PRF'.index(answer.strip().upper())]:.4f}"
-    return run("4.3", test, "score the pair both ways with course_lib.score and compare P, R and F.")
+    return run("4.3", test, "score the pair both ways and compare P, R and F.",
+               code="c, r = ch04.SWAP_PAIR; compare course_lib.score([c], [r]) with course_lib.score([r], [c])",
+               level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -126,7 +135,7 @@ def red_shoes_scores(layer=None) -> list[float]:
     return tuple(F.tolist())
 
 
-def check_4_4(answer) -> bool:
+def check_4_4(answer, hint: int = 1) -> bool:
     """answer_4_4: the candidate of RED_SHOES_CANDIDATES with the higher F (embedded model, layer 4)."""
     def test():
         scores = red_shoes_scores()
@@ -134,7 +143,8 @@ def check_4_4(answer) -> bool:
         assert answer in RED_SHOES_CANDIDATES, \
             f"set answer_4_4 to one of the two candidate sentences: {RED_SHOES_CANDIDATES}"
         assert answer == want, "measure it: course_lib.score(candidates, [reference] * 2)"
-    return run("4.4", test, "compute F for both candidates against ch04.RED_SHOES_REFERENCE and pick the larger.")
+    return run("4.4", test, "measure F for both candidates against the reference and pick the larger.",
+               code="course_lib.score(ch04.RED_SHOES_CANDIDATES, [ch04.RED_SHOES_REFERENCE] * 2)[2]", level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -148,12 +158,14 @@ def tokens_matching_special(candidate: str, reference: str) -> list[str]:
                  if v.ref_weights[j] > 0 and i in (0, n_c - 1))
 
 
-def check_4_5(answer) -> bool:
+def check_4_5(answer, hint: int = 1) -> bool:
     """answer_4_5: the reference token of SPECIAL_PAIR whose best match is a special token."""
     def test():
         want = tokens_matching_special(*SPECIAL_PAIR)
         got = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else None
         assert got is not None, "set answer_4_5 to a token string, e.g. \"cars\""
         assert sorted(got) == sorted(want), "not that one"
-    return run("4.5", test, "take the column maxima of pair_view(candidate, reference).sim (argmax over dim=0) "
-                            "and look for the reference token whose best row is [CLS] or [SEP].")
+    return run("4.5", test, "a reference token's best match is the row of its column's maximum: look for a "
+                            "reference token whose best row is [CLS] or [SEP].",
+               code="v = pair_view(*ch04.SPECIAL_PAIR); v.sim.argmax(dim=0) gives each column's best row "
+                    "(0 and len(v.cand_tokens) - 1 are [CLS] and [SEP])", level=hint)

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import torch
 
-from . import close, run
+from . import close, forbid, run
 
 # Token-id corpora with the traps: repeats inside a text, [CLS]=101/[SEP]=102 in every text.
 _TOY_CORPORA = [
@@ -42,9 +42,11 @@ def _tokenized_wmt16_refs(n: int = 300) -> list[list[int]]:
     return [list(ids) for ids in _all_tokenized_wmt16_refs()[:n]]
 
 
-def check_idf(student_idf) -> bool:
+def check_idf(student_idf, hint: int = 1) -> bool:
     """Exercise 5.1: `student_idf(token_ids)` must return bert-score's smoothed idf weights."""
     from course_lib.bertscore.idf import idf_from_ids
+
+    student_idf = forbid(student_idf, "course_lib.bertscore.idf", "course_lib.engine.scorer")
 
     def test():
         corpora = _TOY_CORPORA + [_random_corpus(s) for s in range(3)] + [_tokenized_wmt16_refs()]
@@ -62,9 +64,12 @@ def check_idf(student_idf) -> bool:
                 f"corpus {k}: an unseen token should weigh log(M + 1) = {math.log(len(corpus) + 1):.4f}, "
                 f"yours {float(got[_UNSEEN]):.4f}")
 
-    return run("5.1", test, "df(w) counts the texts that contain w (a set per text, not every occurrence); "
-               "idf(w) = log((M + 1) / (df(w) + 1)); an unseen token gets log(M + 1): "
-               "return a collections.defaultdict.")
+    return run("5.1", test, "df(w) counts the texts that contain w (not every occurrence); "
+               "idf(w) = log((M + 1) / (df(w) + 1)); an unseen token gets log(M + 1), so return a "
+               "collections.defaultdict.",
+               code="df = Counter(); for ids in token_ids: df.update(set(ids)); weights = defaultdict(lambda: "
+                    "math.log(m + 1)); weights[w] = math.log((m + 1) / (c + 1)) for w, c in df.items()",
+               level=hint)
 
 
 def _has_default(weights) -> bool:
@@ -110,7 +115,7 @@ def check_weighted_prf(student_prf) -> bool:
                "candidate match, weighted by the reference token's idf; F = 2PR / (P + R).")
 
 
-def check_single_reference_weight(answer) -> bool:
+def check_single_reference_weight(answer, hint: int = 1) -> bool:
     """Exercise 5.3: the idf of every token when idf comes from one reference sentence."""
     from course_lib.bertscore.idf import idf_from_ids
 
@@ -124,10 +129,11 @@ def check_single_reference_weight(answer) -> bool:
         assert isinstance(answer, (int, float)) and not isinstance(answer, bool), "answer with a number"
         assert close(answer, expected), "with M = 1 text, every token of it has df = 1"
 
-    return run("5.3", test, "put M = 1 and df(w) = 1 into idf(w) = log((M + 1) / (df(w) + 1)).")
+    return run("5.3", test, "with one text, M = 1 and every token of it has df(w) = 1.",
+               code="math.log((1 + 1) / (1 + 1))", level=hint)
 
 
-def check_unseen_and_rarest(answer) -> bool:
+def check_unseen_and_rarest(answer, hint: int = 1) -> bool:
     """Exercise 5.4: (idf of a token never seen, idf of a token seen once) for the 2,564 WMT16 references."""
     from course_lib.bertscore.idf import document_frequency, idf_from_ids
     from course_lib.model import load
@@ -143,5 +149,7 @@ def check_unseen_and_rarest(answer) -> bool:
         assert close(answer[0], expected[0], 1e-3), "the unseen token: check its weight (M = number of references)"
         assert close(answer[1], expected[1], 1e-3), "the token seen once: df = 1"
 
-    return run("5.4", test, "M = the number of unique WMT16 references; unseen: log(M + 1); "
-               "seen in one: log((M + 1) / 2).")
+    return run("5.4", test, "M is the number of unique WMT16 references (not of rows); an unseen token has "
+               "df = 0, the rarest seen token df = 1.",
+               code="m = len(set(wmt16()[\"ref\"])); answer_5_4 = (math.log(m + 1), math.log((m + 1) / 2))",
+               level=hint)

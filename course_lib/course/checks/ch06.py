@@ -10,7 +10,7 @@ from pathlib import Path
 
 import torch
 
-from . import close, run
+from . import close, forbid, run
 
 from course_lib.resources import halford
 
@@ -22,8 +22,9 @@ def _score_samples():
             torch.tensor([0.5, 0.7]), torch.randn(400, generator=g) * 0.07 + 0.36]
 
 
-def check_baseline_and_se(student_fn) -> bool:
+def check_baseline_and_se(student_fn, hint: int = 1) -> bool:
     """Exercise 6.1: `student_fn(scores)` -> (b, standard error of b), as compute_baseline does."""
+    student_fn = forbid(student_fn, "course_lib.engine.baseline")
 
     def test():
         for k, x in enumerate(_score_samples()):
@@ -34,11 +35,12 @@ def check_baseline_and_se(student_fn) -> bool:
             assert close(se, expected_se), (
                 f"sample {k} (n = {len(x)}): standard error should be {expected_se:.5f}, yours {float(se):.5f}")
 
-    return run("6.1", test, "b is the mean; its standard error is the sample standard deviation "
-               "(divide by n - 1, torch's default) over sqrt(n).")
+    return run("6.1", test, "b is the mean; its standard error is the *sample* standard deviation "
+               "(n - 1, torch's default) over the square root of n.",
+               code="return scores.mean().item(), (scores.std() / math.sqrt(len(scores))).item()", level=hint)
 
 
-def check_unrescale(student_fn) -> bool:
+def check_unrescale(student_fn, hint: int = 1) -> bool:
     """Exercise 6.2: `student_fn(x_rescaled, b)` must undo course_lib.bertscore.baseline.rescale."""
     from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
     from course_lib.model import EMBEDDED_MODEL
@@ -53,7 +55,8 @@ def check_unrescale(student_fn) -> bool:
                 assert close(got, x, 1e-5), f"b = {b:.3f}: rescaled {rescale(x, b).item():.4f} came from " \
                                             f"raw {x.item():.4f}, yours gives {float(got):.4f}"
 
-    return run("6.2", test, "solve x' = (x - b) / (1 - b) for x.")
+    return run("6.2", test, "the rescaling x' = (x - b) / (1 - b) is linear: solve it for x.",
+               code="return x_rescaled * (1 - b) + b", level=hint)
 
 
 def _bert_score_baseline(model: str, lang: str = "en") -> Path:
@@ -72,7 +75,7 @@ def published_raw_f(candidate: int) -> float:
     return b + (1 - b) * rescaled
 
 
-def check_published_raw(answer) -> bool:
+def check_published_raw(answer, hint: int = 1) -> bool:
     """Exercise 6.3: the raw roberta-large F behind the blog's rescaled F = 0.189 (candidate 3)."""
 
     def test():
@@ -80,11 +83,13 @@ def check_published_raw(answer) -> bool:
         # the published F has 3 decimals: its rounding moves the raw F by up to 0.0005 * (1 - b)
         assert close(answer, published_raw_f(3), 2e-4), "use roberta-large's layer-17 F baseline"
 
-    return run("6.3", test, "read bert-score's roberta-large baseline file (row 17, column F) and undo "
-               "the rescaling of 0.189 with your function from 6.2.")
+    return run("6.3", test, "the blog used roberta-large at layer 17: undo the rescaling of 0.189 with that "
+               "model's F baseline, not the course's.",
+               code="b = pd.read_csv(<bert_score>/rescale_baseline/en/roberta-large.tsv).loc[17, \"F\"]; "
+                    "answer_6_3 = unrescale(0.189, b)", level=hint)
 
 
-def check_spearman(answer) -> bool:
+def check_spearman(answer, hint: int = 1) -> bool:
     """Exercise 6.4: Spearman correlation between raw and rescaled scores."""
     from scipy.stats import spearmanr
 
@@ -99,4 +104,5 @@ def check_spearman(answer) -> bool:
             assert close(answer, expected), "what does a map x -> (x - b) / (1 - b) with 1 - b > 0 do to the order?"
 
     return run("6.4", test, "rescaling subtracts the same b from every score and divides by the same "
-               "positive 1 - b.")
+               "positive 1 - b: what does that do to the ranks?",
+               code="an increasing map keeps every rank, and Spearman compares ranks only.", level=hint)

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import torch
 
-from . import close, run
+from . import close, forbid, run
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -48,7 +48,7 @@ def _multi_expected():
     return cases, per_pair, want
 
 
-def check_7_1(multi_ref_max) -> bool:
+def check_7_1(multi_ref_max, hint: int = 1) -> bool:
     """multi_ref_max(per_ref [n_refs, 3]) -> [3], the P, R, F bert-score keeps for one candidate."""
     def test():
         cases, per_pair, want = _multi_expected()
@@ -61,8 +61,9 @@ def check_7_1(multi_ref_max) -> bool:
             for name, g, w in zip("PRF", got.tolist(), expected.tolist()):
                 assert close(g, w, 1e-6), (f"for {cand!r} with {len(group)} references your {name} is "
                                            f"{g:.4f}, bert-score's rule gives {w:.4f}")
-    return run("7.1", test, "take the maximum of each column on its own (max P, max R, max F); do not "
-                            "pick the one reference with the best F and return its row.")
+    return run("7.1", test, "bert-score keeps the best P, the best R and the best F, each on its own (they "
+                            "may come from different references); do not return the row of the best F.",
+               code="return per_ref.max(dim=0).values", level=hint)
 
 
 # ------------------------------------------------------------------ 7.2: scorers with known gaps
@@ -105,7 +106,7 @@ def _gap(score_fn, cands, refs) -> float:
     return (batch - alone).abs().max().item()
 
 
-def check_7_2(batch_invariance_gap) -> bool:
+def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
     """batch_invariance_gap(score_fn, cands, refs) -> float."""
     import course_lib
 
@@ -117,8 +118,11 @@ def check_7_2(batch_invariance_gap) -> bool:
             got = batch_invariance_gap(fn, list(cands), list(refs))
             want = _expected_gap(fn, cands, refs)
             assert close(got, want, 1e-6), f"on {name} you return {float(got):.4f}, expected {want:.4f}"
-    return run("7.2", test, "score all pairs in one call, then each pair alone (score_fn([c], [r])); "
-                            "return the largest |difference| over all pairs and over P, R and F.")
+    return run("7.2", test, "score all pairs in one call, then each pair alone; return the largest "
+                            "difference over all pairs and over P, R and F.",
+               code="batch = torch.stack(score_fn(cands, refs), -1); alone = torch.cat([torch.stack(score_fn("
+                    "[c], [r]), -1) for c, r in zip(cands, refs)]); return (batch - alone).abs().max().item()",
+               level=hint)
 
 
 # ------------------------------------------------------------------ 7.3 - 7.5: questions
@@ -137,12 +141,13 @@ def _normalise(answer) -> str:
     return answer.strip().lower().removesuffix(" tokenizer") if isinstance(answer, str) else ""
 
 
-def check_7_3(answer) -> bool:
+def check_7_3(answer, hint: int = 1) -> bool:
     def test():
         assert _normalise(answer) in ("fast", "slow"), 'set answer_7_3 to "fast" or "slow"'
         assert _normalise(answer) == _cli_default_tokenizer(), "that is the Python API's default, not the CLI's"
-    return run("7.3", test, "look at the end of the hash the command printed without any flag, and at "
-                            "the `action=` of --use_fast_tokenizer in bert_score_cli/score.py.")
+    return run("7.3", test, "look at the end of the hash the command printed without any flag.",
+               code="read the `action=` of --use_fast_tokenizer in bert_score_cli/score.py: store_true means "
+                    "the flag is off unless given.", level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -170,18 +175,19 @@ def _kept_scorer_uses() -> str:
     raise RuntimeError("the kept scorer matches neither idf corpus")
 
 
-def check_7_4(answer) -> bool:
+def check_7_4(answer, hint: int = 1) -> bool:
     def test():
         choice = _normalise(answer).removeprefix("the ").removesuffix(" batch")
         assert choice in ("first", "second"), 'set answer_7_4 to "first" or "second"'
         assert choice == _kept_scorer_uses(), "compare F_cached with the two idf variants in section 3.1"
-    return run("7.4", test, "the scorer is built once, and its idf weights are computed when it is built.")
+    return run("7.4", test, "the scorer is built once, and its idf weights are computed when it is built.",
+               code="compare F_cached with the two idf variants in section 3.1.", level=hint)
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
 
 
-def check_7_5(answer, reported: str = PAPER_HASH) -> bool:
+def check_7_5(answer, reported: str = PAPER_HASH, hint: int = 1) -> bool:
     """answer: dict with model, layer, idf, custom_baseline, fast_tokenizer; rebuilt into a hash."""
     from bert_score.utils import get_hash
 
@@ -194,8 +200,9 @@ def check_7_5(answer, reported: str = PAPER_HASH) -> bool:
                            answer["custom_baseline"], answer["fast_tokenizer"])
         rebuilt = re.sub(r"_version=.*?\)", lambda _: versions, rebuilt)  # compare settings, not versions
         assert rebuilt == reported, f"your settings give the hash {rebuilt!r}"
-    return run("7.5", test, "read the hash left to right: model, _L<layer>, _idf or _no-idf, versions, "
-                            "-rescaled (bert-score's file) or -custom-rescaled (your file), _fast-tokenizer.")
+    return run("7.5", test, "read the hash left to right: every part is one setting.",
+               code="model, _L<layer>, _idf or _no-idf, versions, -rescaled (bert-score's file) or "
+                    "-custom-rescaled (your file), _fast-tokenizer.", level=hint)
 
 
 def _frames_7_6():
@@ -226,8 +233,10 @@ def _expected_7_6(df, answer_col, reference_col):
     return df.drop(index=rejected), rejected
 
 
-def check_7_6(split_valid) -> bool:
+def check_7_6(split_valid, hint: int = 1) -> bool:
     """split_valid(df, answer_col, reference_col) -> (rows that can be scored, labels of the others)."""
+    split_valid = forbid(split_valid, "course_lib.evaluation.metric.validate_text")
+
     def test():
         for df, a_col, r_col in _frames_7_6():
             before = df.copy()
@@ -241,4 +250,7 @@ def check_7_6(split_valid) -> bool:
             assert list(valid.columns) == list(df.columns), "keep all the columns of the valid rows"
             assert df.equals(before), "do not modify the input frame"
     return run("7.6", test, "a row is rejected when its answer or its reference is not a string (None, NaN, "
-               "a number, a list) or is empty after .strip(); use the column names you are given.")
+               "a number, a list) or is empty after .strip(); use the column names you are given.",
+               code="ok = pd.Series([isinstance(a, str) and bool(a.strip()) and isinstance(r, str) and "
+                    "bool(r.strip()) for a, r in zip(df[answer_col], df[reference_col])], index=df.index); "
+                    "return df[ok], list(df.index[~ok])", level=hint)

@@ -8,7 +8,7 @@ import pandas as pd
 
 from course_lib.evaluation import correlation, datasets
 
-from . import close, run
+from . import close, forbid, run
 
 
 def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
@@ -25,8 +25,10 @@ def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
             (toy, "x", "score", "system")]
 
 
-def check_8_1(pearson_by_pair) -> bool:
+def check_8_1(pearson_by_pair, hint: int = 1) -> bool:
     """pearson_by_pair(df, metric, human="human_z", by="lp") -> Series of Pearson's r, one per group."""
+    pearson_by_pair = forbid(pearson_by_pair, "course_lib.evaluation.correlation")
+
     def test():
         for df, metric, human, by in _wmt_cases():
             got = pearson_by_pair(df.copy(), metric, human=human, by=by)
@@ -39,8 +41,10 @@ def check_8_1(pearson_by_pair) -> bool:
                 assert close(got[group], r, 1e-9), (
                     f"{metric!r} vs {human!r} in group {group!r}: you return {float(got[group]):.4f}, "
                     f"expected {r:.4f}")
-    return run("8.1", test, "group the rows with df.groupby(by), and inside each group correlate the "
-                            "metric column with the human column (Pearson); do not pool the groups.")
+    return run("8.1", test, "inside each group (the `by` column) correlate the metric column with the human "
+                            "column (Pearson); do not pool the groups.",
+               code="return df.groupby(by).apply(lambda g: g[metric].corr(g[human]), include_groups=False)",
+               level=hint)
 
 
 def _layer_tables() -> list[pd.DataFrame]:
@@ -60,7 +64,7 @@ def _layer_tables() -> list[pd.DataFrame]:
     return [random_table, labels, traps, traps.iloc[::-1]]
 
 
-def check_8_2(best_layer) -> bool:
+def check_8_2(best_layer, hint: int = 1) -> bool:
     """best_layer(table) -> int: the layer (column label) with the highest mean over language pairs."""
     def test():
         for table in _layer_tables():
@@ -69,8 +73,9 @@ def check_8_2(best_layer) -> bool:
             assert got is not None and int(got) == want, (
                 f"for a table with layers {list(table.columns)} you return {got}, expected {want} "
                 f"(its mean over the {len(table)} language pairs is {table.mean(axis=0)[want]:.3f})")
-    return run("8.2", test, "average each layer's column over the language pairs (table.mean(axis=0)) "
-                            "and return the column *label* of the largest mean, not its position.")
+    return run("8.2", test, "average each layer's column over the language pairs and return the column "
+                            "*label* of the largest mean, not its position.",
+               code="return int(table.mean(axis=0).idxmax())", level=hint)
 
 
 def _auc_cases() -> list[tuple[np.ndarray, np.ndarray]]:
@@ -84,8 +89,10 @@ def _auc_cases() -> list[tuple[np.ndarray, np.ndarray]]:
             (np.array([1.0, 1.0, 1.0, 2.0]), np.array([0, 1, 1, 0]))]
 
 
-def check_8_3(auc) -> bool:
+def check_8_3(auc, hint: int = 1) -> bool:
     """auc(scores, labels) -> ROC AUC for labels 1 (positive) vs 0."""
+    auc = forbid(auc, "course_lib.evaluation.correlation")
+
     def test():
         for scores, labels in _auc_cases():
             want = correlation.roc_auc(scores, labels)
@@ -93,9 +100,10 @@ def check_8_3(auc) -> bool:
             assert close(got, want, 1e-9), (
                 f"for {len(scores)} scores ({int(labels.sum())} positives) you return {float(got):.4f}, "
                 f"expected {want:.4f}")
-    return run("8.3", test, "AUC = U / (n1 * n0) with U = mannwhitneyu(positive scores, negative "
-                            "scores).statistic: positives first, and divide by the number of "
-                            "(positive, negative) pairs. Ties count one half.")
+    return run("8.3", test, "AUC is the share of (positive, negative) pairs in which the positive scores "
+                            "higher; ties count one half.",
+               code="pos, neg = scores[labels == 1], scores[labels == 0]; return mannwhitneyu(pos, neg)"
+                    ".statistic / (len(pos) * len(neg))", level=hint)
 
 
 def check_8_4(answer, system_table) -> bool:

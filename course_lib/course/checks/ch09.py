@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import close, run
+from . import close, forbid, run
 
 QA_DIR = "practice"
 
@@ -45,8 +45,18 @@ def _best_f(case: int) -> tuple:
     return tuple(course_lib.score(cands, refs_lists)[2].tolist())
 
 
-def check_best_reference_f(fn) -> bool:
-    """Exercise 9.1: fn(cands, refs_lists) -> one F per candidate, its best over its references."""
+def _one_reference_each(cands, refs, *args, **kwargs) -> bool:
+    """A call of course_lib.score on plain (candidate, reference) pairs: every reference a string."""
+    return all(isinstance(r, str) for r in refs)
+
+
+def check_best_reference_f(fn, hint: int = 1) -> bool:
+    """Exercise 9.1: fn(cands, refs_lists) -> one F per candidate, its best over its references.
+
+    course_lib.score is allowed on (candidate, reference) pairs, not on lists of references (that
+    would be the answer itself)."""
+    fn = forbid(fn, "course_lib.engine.scorer.score", "course_lib.engine.scorer.best_over_references",
+                allow=_one_reference_each)
 
     def test():
         for case, (cands, refs_lists) in enumerate(MULTI_REF_CASES):
@@ -59,7 +69,10 @@ def check_best_reference_f(fn) -> bool:
 
     return run("9.1", test, "score every (candidate, reference) pair with course_lib.score, then keep, "
                             "for each candidate, the largest F among its own references (not the mean, "
-                            "not only the first one).")
+                            "not only the first one).",
+               code="flat_c = [c for c, refs in zip(cands, refs_lists) for _ in refs]; flat_r = [r for refs in "
+                    "refs_lists for r in refs]; F = course_lib.score(flat_c, flat_r)[2]; then "
+                    "F[start:start + len(refs)].max().item() for each candidate's slice", level=hint)
 
 
 # ---------------------------------------------------------------- 9.2 paired bootstrap
@@ -83,7 +96,7 @@ def reference_ci(f_a, f_b, seed: int = 12345, n_resamples: int = 5000):
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-def check_paired_difference_ci(fn) -> bool:
+def check_paired_difference_ci(fn, hint: int = 1) -> bool:
     """Exercise 9.2: fn(f_a, f_b, seed) -> (low, high), a 95% interval of mean(f_a - f_b).
 
     Any correct bootstrap (percentile or BCa, any seed) lands within a fifth of the interval's
@@ -102,8 +115,10 @@ def check_paired_difference_ci(fn) -> bool:
                 f"yours is [{low:.4f}, {high:.4f}]")
 
     return run("9.2", test, "bootstrap the per-question differences f_a - f_b (resample questions, keep "
-                            "each question's two scores together), e.g. scipy.stats.bootstrap((diff,), "
-                            "np.mean, confidence_level=0.95, rng=np.random.default_rng(seed)).")
+                            "each question's two scores together).",
+               code="res = scipy.stats.bootstrap((f_a - f_b,), np.mean, confidence_level=0.95, "
+                    "rng=np.random.default_rng(seed)); return res.confidence_interval.low, "
+                    "res.confidence_interval.high", level=hint)
 
 
 # ---------------------------------------------------------------- 9.3 what truncation drops
@@ -124,12 +139,13 @@ def _truncation_cases(tokenizer):
     return ["The cat sat on the mat.", "cat " * 510, "cat " * 511, "cat " * 700, longest] + sneaky
 
 
-def check_truncated_fraction(fn, tokenizer=None) -> bool:
+def check_truncated_fraction(fn, tokenizer=None, hint: int = 1) -> bool:
     """Exercise 9.3: fn(text, tokenizer) -> share of the text's word pieces that truncation drops."""
     from course_lib.engine import long_text
     from course_lib.model import load
 
     tokenizer = tokenizer or load()[0]
+    fn = forbid(fn, "course_lib.engine.long_text")
 
     def test():
         limit = long_text.model_limit(tokenizer)
@@ -141,8 +157,10 @@ def check_truncated_fraction(fn, tokenizer=None) -> bool:
                 f"a text of {len(text.split())} words and {n} word pieces loses {expected:.4f} "
                 f"of its word pieces, your function says {got:.4f}")
 
-    return run("9.3", test, "count word pieces with tokenizer.tokenize (not words), and remember that "
-                            "[CLS] and [SEP] take 2 of the model's tokenizer.model_max_length positions.")
+    return run("9.3", test, "count word pieces (not words), and remember that [CLS] and [SEP] take 2 of "
+                            "the model's positions.",
+               code="n = len(tokenizer.tokenize(text)); return max(0, n - (tokenizer.model_max_length - 2)) / n",
+               level=hint)
 
 
 # ---------------------------------------------------------------- 9.4 / 9.5 questions
@@ -168,7 +186,7 @@ def expected_9_4() -> str:
     return "recall" if R.mean() > P.mean() else "precision"
 
 
-def check_answer_9_4(answer) -> bool:
+def check_answer_9_4(answer, hint: int = 1) -> bool:
     """Exercise 9.4: "precision" or "recall"."""
 
     def test():
@@ -179,7 +197,8 @@ def check_answer_9_4(answer) -> bool:
                                        "tokens all find a close match?")
 
     return run("9.4", test, "each reference token looks for its best match in the answer (recall); "
-                            "each answer token looks for its best match in the reference (precision).")
+                            "each answer token looks for its best match in the reference (precision).",
+               code="compare the verbose system's mean P and mean R in the table of section 1.", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -195,7 +214,7 @@ def expected_9_5() -> str:
     return str(edits.assign(F=F.numpy()).groupby("kind")["F"].mean().idxmax())
 
 
-def check_answer_9_5(answer) -> bool:
+def check_answer_9_5(answer, hint: int = 1) -> bool:
     """Exercise 9.5: "negation", "numbers" or "names"."""
 
     def test():
@@ -205,4 +224,5 @@ def check_answer_9_5(answer) -> bool:
         assert got == expected_9_5(), "look again at the mean F of each kind of edit in the table above"
 
     return run("9.5", test, "the edit that BERTScore notices least is the one whose edited sentences keep "
-                            "the highest F against their originals.")
+                            "the highest F against their originals.",
+               code="edits.groupby(\"kind\")[\"F\"].mean().idxmax()", level=hint)

@@ -1,0 +1,145 @@
+"""An exercise cannot be passed by handing in course_lib's own answer.
+
+Each case is a "solution" that calls the course_lib function the exercise asks the student to
+write. Without the guard (`forbid` replaced by the identity) the check passes it -- that is the
+hole -- and with the guard it fails with a hint that says why.
+"""
+import pytest
+import torch
+
+import course_lib
+from course_lib.course import checks
+from course_lib.course.checks import ch01, ch02, ch03, ch04, ch05, ch07, ch08, ch09
+from course_lib.bertscore import matching, similarity
+from course_lib.bertscore.idf import idf_from_ids
+from course_lib.engine import long_text
+from course_lib.evaluation import correlation
+from course_lib.evaluation.metric import validate_text
+from course_lib.lexical import bleu
+from course_lib.lexical.perplexity import perplexity
+from course_lib.teaching import pooling
+from course_lib.teaching.contextual import word_cosine_by_layer
+
+
+def _clipped_by_library(cand_tokens, ref_tokens):
+    matches, total = bleu.modified_precision(cand_tokens, [ref_tokens], 1)
+    return matches / total
+
+
+def _cosine_by_library(u, v):
+    return float(similarity.cosine_matrix(u[None], v[None])[0, 0])
+
+
+def _greedy_by_library(sim):
+    for_cand, for_ref = matching.best_matches(sim)
+    return for_cand.mean().item(), for_ref.mean().item()
+
+
+def _weighted_by_library(sim, cand_weights, ref_weights):
+    for_cand, for_ref = matching.best_matches(sim)
+    P, R = matching.weighted_mean(for_cand, cand_weights), matching.weighted_mean(for_ref, ref_weights)
+    return P.item(), R.item(), matching.f1(P, R).item()
+
+
+def _split_by_library(df, answer_col, reference_col):
+    def ok(a, r):
+        try:
+            validate_text(a, "answer")
+            validate_text(r, "reference")
+            return True
+        except (TypeError, ValueError):
+            return False
+
+    keep = [ok(a, r) for a, r in zip(df[answer_col], df[reference_col])]
+    return df[keep], [label for label, k in zip(df.index, keep) if not k]
+
+
+def _pearson_by_library(df, metric, human="human_z", by="lp"):
+    return correlation.correlations(df, [metric], human, by=by)[metric]
+
+
+def _best_f_by_library(cands, refs_lists):
+    return course_lib.score(cands, refs_lists)[2].tolist()
+
+
+def _truncated_by_library(text, tokenizer):
+    n = len(long_text.word_pieces(tokenizer, text))
+    return long_text.lost_fraction(n, long_text.model_limit(tokenizer))
+
+
+def _notebook_function(source: str, name: str):
+    """A function defined as in a notebook: its module-level imports live in its globals."""
+    namespace = {}
+    exec(compile(source, "<notebook>", "exec"), namespace)
+    return namespace[name]
+
+
+PERPLEXITY_IN_NOTEBOOK = ("from course_lib.lexical.perplexity import perplexity\n\n"
+                          "def my_perplexity(probs):\n    return perplexity(probs)\n")
+COSINE_MATRIX_IN_NOTEBOOK = ("from course_lib.bertscore.similarity import cosine_matrix as cm\n\n"
+                             "def batched_cosine_matrix(cand, ref):\n    return cm(cand, ref)\n")
+
+BYPASSES = [
+    ("1.1", ch01, ch01.check_1_1, _clipped_by_library),
+    ("1.2", ch01, ch01.check_1_2, bleu.brevity_penalty),
+    ("1.4", ch01, ch01.check_1_4, perplexity),
+    ("1.4", ch01, ch01.check_1_4, _notebook_function(PERPLEXITY_IN_NOTEBOOK, "my_perplexity")),
+    ("2.1", ch02, ch02.check_2_1, _cosine_by_library),
+    ("2.2", ch02, ch02.check_2_2, pooling.mean_pool),
+    ("2.3", ch02, ch02.check_2_3, lambda a, b, word, layer: float(word_cosine_by_layer(a, b, word)[layer])),
+    ("3.2", ch03, ch03.check_3_2, similarity.cosine_matrix),
+    ("3.2", ch03, ch03.check_3_2, _notebook_function(COSINE_MATRIX_IN_NOTEBOOK, "batched_cosine_matrix")),
+    ("3.3", ch03, ch03.check_3_3, similarity.masked_cosine_matrix),
+    ("4.1", ch04, ch04.check_4_1, _greedy_by_library),
+    ("4.2", ch04, ch04.check_4_2, _weighted_by_library),
+    ("5.1", ch05, ch05.check_idf, idf_from_ids),
+    ("7.6", ch07, ch07.check_7_6, _split_by_library),
+    ("8.1", ch08, ch08.check_8_1, _pearson_by_library),
+    ("8.3", ch08, ch08.check_8_3, correlation.roc_auc),
+    ("9.1", ch09, ch09.check_best_reference_f, _best_f_by_library),
+    ("9.3", ch09, ch09.check_truncated_fraction, _truncated_by_library),
+]
+
+
+@pytest.mark.parametrize("exercise, module, check, bypass", BYPASSES,
+                         ids=[f"{c[0]}-{getattr(c[3], '__name__', 'fn')}" for c in BYPASSES])
+def test_calling_course_lib_instead_fails_with_a_hint(exercise, module, check, bypass, capsys, monkeypatch):
+    with monkeypatch.context() as unguarded:  # the hole: without the guard the bypass passes
+        unguarded.setattr(module, "forbid", lambda answer, *names, **kwargs: answer)
+        assert check(bypass) is True, capsys.readouterr().out
+    capsys.readouterr()
+    assert check(bypass) is False
+    out = capsys.readouterr().out
+    assert out.startswith(f"❌ Exercise {exercise}") and "asks you to write yourself" in out, out
+    assert "Traceback" not in out
+
+
+def test_the_guard_is_lifted_after_the_check():
+    assert ch03.check_3_2(similarity.cosine_matrix) is False
+    cand, ref = torch.randn(1, 3, 4), torch.randn(1, 2, 4)
+    assert similarity.cosine_matrix(cand, ref).shape == (1, 3, 2)  # course_lib works again
+    assert ch03.cosine_matrix is similarity.cosine_matrix
+
+
+def test_course_lib_score_on_pairs_stays_allowed(capsys):
+    """9.1's solution calls course_lib.score on (candidate, reference) pairs: that is allowed."""
+    def best_reference_f(cands, refs_lists):
+        flat_c = [c for c, refs in zip(cands, refs_lists) for _ in refs]
+        flat_r = [r for refs in refs_lists for r in refs]
+        F, best, start = course_lib.score(flat_c, flat_r)[2], [], 0
+        for refs in refs_lists:
+            best.append(F[start:start + len(refs)].max().item())
+            start += len(refs)
+        return best
+
+    assert ch09.check_best_reference_f(best_reference_f)
+
+
+def test_forbid_names_every_function_of_a_module():
+    def uses_roc_auc(scores, labels):
+        return correlation.roc_auc(scores, labels)
+
+    guarded = checks.forbid(uses_roc_auc, "course_lib.evaluation.correlation")
+    with pytest.raises(checks.ForbiddenCall, match="course_lib.evaluation.correlation.roc_auc"):
+        guarded([1.0, 2.0], [0, 1])
+    assert uses_roc_auc([1.0, 2.0], [0, 1]) == 1.0
