@@ -148,7 +148,15 @@ def similarity_heatmap(candidate: str, reference: str, model_type=None, layer=No
     return ax, view
 
 
+def _tidy_zeros(ax):
+    """Print a cosine that rounds to zero as 0.00, not -0.00."""
+    for text in ax.texts:
+        if text.get_text() == "-0.00":
+            text.set_text("0.00")
+
+
 def _label_axes(ax, xlabel="reference tokens", ylabel="candidate tokens"):
+    _tidy_zeros(ax)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.tick_params(axis="x", labelrotation=45)
@@ -209,6 +217,7 @@ def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, 
                 cbar_kws={"label": "cosine similarity"}, xticklabels=False,
                 yticklabels=view.cand_tokens, **kw)
     mark_matches(ax, targets, view.cand_weights, view.ref_weights, "both")
+    _tidy_zeros(ax)
     ax.set_ylabel("candidate tokens")
     ax.tick_params(axis="y", labelrotation=0)
     weighted = not (set(view.cand_weights.tolist()) | set(view.ref_weights.tolist())) <= {0.0, 1.0}
