@@ -1,6 +1,8 @@
 """Pictures of BERTScore: the token similarity matrix with the greedy matches marked.
 
-    similarity_heatmap(cand, ref)   one pair's matrix, row maxima boxed, column maxima circled
+    similarity_heatmap(cand, ref)   one pair's matrix with the greedy matches framed: a red border on
+                                    each row's maximum (-> P), a white inner frame on each column's
+                                    maximum (-> R), the matched numbers in bold (never covered)
     maxima_heatmap(cand, ref)       the same matrix with the row maxima (-> P) drawn beside it
                                     and the column maxima (-> R) drawn below it
     matrix_heatmap(sim, rows, cols) any matrix with token labels; masked cells (padding) greyed
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import matplotlib.patheffects as path_effects
 import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
@@ -69,21 +72,56 @@ def match_targets(view: PairView, exclude_special: bool = False) -> torch.Tensor
     return targets
 
 
-def mark_matches(ax, targets: torch.Tensor, cand_weights, ref_weights, mark: str | None = "both"):
-    """Draw the greedy matches on a heatmap of `targets` [cand_len, ref_len].
+PRECISION_COLOR = "red"  # border of each row's maximum (candidate token -> best reference token)
+RECALL_COLOR = "white"  # inner frame of each column's maximum (reference token -> best candidate token)
+_INSET = 0.14  # how far the recall frame sits inside the cell, so both frames show on one cell
 
-    "precision": a red box on each row's maximum (candidate token -> best reference token);
-    "recall": a white circle on each column's maximum; "both"; None. Tokens of weight 0
-    ([CLS]/[SEP]) are sources of no match, so they get no mark.
+
+def match_cells(targets: torch.Tensor, cand_weights, ref_weights) -> tuple[set, set]:
+    """The greedy matches of a matrix `targets` [cand_len, ref_len] as (row, column) cells.
+
+    Returns (precision_cells, recall_cells): {(i, argmax_j targets[i, j])} for each candidate
+    token i of weight > 0, and {(argmax_i targets[i, j], j)} for each reference token j of weight > 0.
     """
-    if mark in ("precision", "both"):
-        for i, j in enumerate(targets.argmax(dim=1).tolist()):
-            if cand_weights[i] > 0:
-                ax.add_patch(Rectangle((j, i), 1, 1, fill=False, edgecolor="red", lw=2))
-    if mark in ("recall", "both"):
-        for j, i in enumerate(targets.argmax(dim=0).tolist()):
-            if ref_weights[j] > 0:
-                ax.plot(j + 0.5, i + 0.5, "o", ms=14, mfc="none", mec="white", mew=1.8)
+    rows = {(i, j) for i, j in enumerate(targets.argmax(dim=1).tolist()) if cand_weights[i] > 0}
+    cols = {(i, j) for j, i in enumerate(targets.argmax(dim=0).tolist()) if ref_weights[j] > 0}
+    return rows, cols
+
+
+def mark_matches(ax, targets: torch.Tensor, cand_weights, ref_weights, mark: str | None = "both"):
+    """Draw the greedy matches on a heatmap of `targets` [cand_len, ref_len], leaving the numbers readable.
+
+    "precision": a red border around each row's maximum (candidate token -> best reference token);
+    "recall": a white inner frame (outlined in black) inside each column's maximum; "both"; None.
+    The number of every marked cell is set in bold. Tokens of weight 0 ([CLS]/[SEP]) are sources
+    of no match, so they get no mark.
+    """
+    if mark is None:
+        return
+    rows, cols = match_cells(targets, cand_weights, ref_weights)
+    rows = rows if mark in ("precision", "both") else set()
+    cols = cols if mark in ("recall", "both") else set()
+    for i, j in rows:
+        ax.add_patch(Rectangle((j + 0.03, i + 0.03), 0.94, 0.94, fill=False, edgecolor=PRECISION_COLOR,
+                               lw=2.2, zorder=3))
+    outline = [path_effects.withStroke(linewidth=2.8, foreground="black")]
+    for i, j in cols:
+        frame = Rectangle((j + _INSET, i + _INSET), 1 - 2 * _INSET, 1 - 2 * _INSET, fill=False,
+                          edgecolor=RECALL_COLOR, lw=1.3, zorder=4)
+        frame.set_path_effects(outline)
+        ax.add_patch(frame)
+    marked = rows | cols
+    for text in ax.texts:  # seaborn's annotations sit at the cell centres (j + 0.5, i + 0.5)
+        x, y = text.get_position()
+        if (int(y - 0.5 + 0.01), int(x - 0.5 + 0.01)) in marked:
+            text.set_fontweight("bold")
+
+
+def match_key(mark: str | None = "both") -> str:
+    """One line that explains `mark_matches`' frames (put under the x-axis label)."""
+    keys = {"precision": "red border = row max (→ P)", "recall": "white frame = column max (→ R)"}
+    shown = [keys[m] for m in ("precision", "recall") if mark in (m, "both")]
+    return "   ".join(shown)
 
 
 def similarity_heatmap(candidate: str, reference: str, model_type=None, layer=None, weights=None,
@@ -91,8 +129,9 @@ def similarity_heatmap(candidate: str, reference: str, model_type=None, layer=No
                        annot: bool = True):
     """Heatmap of token cosines (rows = candidate, columns = reference).
 
-    mark: "precision" boxes each row's maximum (candidate token -> best reference token),
-    "recall" circles each column's maximum, "both" draws both, None draws neither.
+    mark: "precision" frames each row's maximum in red (candidate token -> best reference token),
+    "recall" frames each column's maximum in white (inside the cell), "both" draws both, None
+    draws neither; matched numbers are bold. The x-axis label explains the frames.
     Returns (ax, PairView).
     """
     view = pair_view(candidate, reference, model_type, layer, weights, exclude_special)
@@ -103,12 +142,21 @@ def similarity_heatmap(candidate: str, reference: str, model_type=None, layer=No
                 fmt=".2f", annot_kws={"size": 7}, xticklabels=view.ref_tokens,
                 yticklabels=view.cand_tokens, cbar_kws={"label": "cosine similarity"})
     mark_matches(ax, match_targets(view, exclude_special), view.cand_weights, view.ref_weights, mark)
-    _label_axes(ax)
+    key = match_key(mark)
+    _label_axes(ax, xlabel="reference tokens" + (f"\n{key}" if key else ""))
     ax.set_title(title or f"P = {view.P:.3f}   R = {view.R:.3f}   F = {view.F:.3f}")
     return ax, view
 
 
+def _tidy_zeros(ax):
+    """Print a cosine that rounds to zero as 0.00, not -0.00."""
+    for text in ax.texts:
+        if text.get_text() == "-0.00":
+            text.set_text("0.00")
+
+
 def _label_axes(ax, xlabel="reference tokens", ylabel="candidate tokens"):
+    _tidy_zeros(ax)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.tick_params(axis="x", labelrotation=45)
@@ -169,6 +217,7 @@ def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, 
                 cbar_kws={"label": "cosine similarity"}, xticklabels=False,
                 yticklabels=view.cand_tokens, **kw)
     mark_matches(ax, targets, view.cand_weights, view.ref_weights, "both")
+    _tidy_zeros(ax)
     ax.set_ylabel("candidate tokens")
     ax.tick_params(axis="y", labelrotation=0)
     weighted = not (set(view.cand_weights.tolist()) | set(view.ref_weights.tolist())) <= {0.0, 1.0}
