@@ -6,6 +6,8 @@ from functools import partial
 import pytest
 import torch
 
+from course_lib.bertscore import idf as idf_lib
+from course_lib.bertscore.embeddings import encode
 from course_lib.course.checks import ch05
 from notebook_code import NOTEBOOKS, definition, passes, stub
 
@@ -58,38 +60,61 @@ def test_5_1_wrong_answers_fail(wrong, capsys):
     assert not passes(ch05.check_idf, wrong, capsys)
 
 
-# ---- 5.2: idf-weighted P, R, F ---------------------------------------------------------------
+# ---- 5.2: the weights of a test set's candidates ---------------------------------------------
 
-def prf_axes_swapped(sim, cand_weights, ref_weights):  # max over the wrong axis
-    P = (sim.max(dim=0).values * ref_weights).sum() / ref_weights.sum()
-    R = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum()
-    return P.item(), R.item(), (2 * P * R / (P + R)).item()
-
-
-def prf_unweighted(sim, cand_weights, ref_weights):  # ignores idf
-    P, R = sim.max(dim=1).values.mean(), sim.max(dim=0).values.mean()
-    return P.item(), R.item(), (2 * P * R / (P + R)).item()
-
-
-def prf_wrong_weights(sim, cand_weights, ref_weights):  # weights the candidate side with the reference's
-    P = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum()
-    R = (sim.max(dim=0).values * ref_weights).sum() / cand_weights.sum()
-    return P.item(), R.item(), (2 * P * R / (P + R)).item()
+def _weights(token_ids, m, log=math.log, smooth=True, occurrences=False, unseen=None):
+    df = Counter()
+    for ids in token_ids:
+        df.update(ids if occurrences else set(ids))
+    default = log(m + 1) if unseen is None else unseen
+    weights = defaultdict(lambda: default)
+    weights.update({w: log((m + 1) / (c + 1)) if smooth else log(m / c) for w, c in df.items()})
+    return weights
 
 
-def prf_arithmetic_f(sim, cand_weights, ref_weights):
-    P = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum()
-    R = (sim.max(dim=0).values * ref_weights).sum() / ref_weights.sum()
-    return P.item(), R.item(), ((P + R) / 2).item()
+def _per_candidate(weights_from, cands, refs, tokenizer, **kw):
+    corpus = weights_from(cands, refs)
+    w = _weights([encode(tokenizer, t) for t in corpus], len(corpus), **kw)
+    return [[w[i] for i in encode(tokenizer, c)] for c in cands]
+
+
+def weights_from_candidates(cands, refs, tokenizer):  # idf from the wrong side of the test set
+    return _per_candidate(lambda c, r: c, cands, refs, tokenizer)
+
+
+def weights_from_both(cands, refs, tokenizer):  # candidates and references pooled
+    return _per_candidate(lambda c, r: c + r, cands, refs, tokenizer)
+
+
+def weights_paper_formula(cands, refs, tokenizer):  # log(M / df), no +1 smoothing
+    return _per_candidate(lambda c, r: r, cands, refs, tokenizer, smooth=False)
+
+
+def weights_log10(cands, refs, tokenizer):  # another base of the logarithm
+    return _per_candidate(lambda c, r: r, cands, refs, tokenizer, log=math.log10)
+
+
+def weights_count_occurrences(cands, refs, tokenizer):  # df counts tokens, not references
+    return _per_candidate(lambda c, r: r, cands, refs, tokenizer, occurrences=True)
+
+
+def weights_unseen_zero(cands, refs, tokenizer):  # a token in no reference weighs 0
+    return _per_candidate(lambda c, r: r, cands, refs, tokenizer, unseen=0.0)
+
+
+def weights_unique_references(cands, refs, tokenizer):  # M = distinct references only
+    return _per_candidate(lambda c, r: sorted(set(r)), cands, refs, tokenizer)
 
 
 def test_5_2_solution_passes(capsys):
-    assert passes(ch05.check_weighted_prf, solution("weighted_prf"), capsys)
+    assert passes(ch05.check_5_2, solution("candidate_weights", idf_lib=idf_lib, encode=encode), capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, prf_axes_swapped, prf_unweighted, prf_wrong_weights, prf_arithmetic_f])
+@pytest.mark.parametrize("wrong", [stub, weights_from_candidates, weights_from_both, weights_paper_formula,
+                                   weights_log10, weights_count_occurrences, weights_unseen_zero,
+                                   weights_unique_references])
 def test_5_2_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch05.check_weighted_prf, wrong, capsys)
+    assert not passes(ch05.check_5_2, wrong, capsys)
 
 
 # ---- 5.3 and 5.4: questions ------------------------------------------------------------------

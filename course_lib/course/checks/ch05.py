@@ -80,39 +80,48 @@ def _has_default(weights) -> bool:
     return True
 
 
-def _random_pair(seed: int):
-    g = torch.Generator().manual_seed(seed)
-    n_c, n_r = 3 + seed % 5, 4 + (seed * 3) % 6
-    cand, ref = torch.randn(n_c, 8, generator=g), torch.randn(n_r, 8, generator=g)
-    c_w = torch.rand(n_c, generator=g) * 3
-    r_w = torch.rand(n_r, generator=g) * 3
-    c_w[0] = c_w[-1] = r_w[0] = r_w[-1] = 0.0  # [CLS] and [SEP]
-    return cand, ref, c_w, r_w
+# Exercise 5.2: small test sets (candidates, references) whose idf is easy to get wrong.
+IDF_TEST_SET = (
+    ["The cat sat on the log.", "A bird sang on the mat.", "The the the dog."],  # candidates
+    ["The cat sat on the mat.", "The dog sat on the log.", "The cat sat on the mat.",
+     "A cat chased the dog."],                  # references (one twice: M counts every reference)
+)
 
 
-def check_weighted_prf(student_prf) -> bool:
-    """Exercise 5.2: `student_prf(sim, cand_weights, ref_weights)` -> (P, R, F) of one pair."""
-    from course_lib.bertscore.matching import greedy_match
-    from course_lib.bertscore.similarity import cosine_matrix
+def _wmt16_test_set(n: int = 40) -> tuple[list[str], list[str]]:
+    """The first n de-en segments of WMT16: (system translations, references)."""
+    from course_lib.evaluation.datasets import wmt16
+
+    de = wmt16().query("lp == 'de-en'").head(n)
+    return de["mt"].tolist(), de["ref"].tolist()
+
+
+def check_5_2(student_weights) -> bool:
+    """Exercise 5.2: `student_weights(cands, refs, tokenizer)` -> the weight of every token of every
+    candidate, as `bert_score.score(cands, refs, idf=True)` weighs it (idf from the references)."""
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.model import load
 
     def test():
-        for seed in range(6):
-            cand, ref, c_w, r_w = _random_pair(seed)
-            n_c, n_r = len(cand), len(ref)
-            c_sp = torch.zeros(1, n_c, dtype=torch.bool)
-            r_sp = torch.zeros(1, n_r, dtype=torch.bool)
-            c_sp[0, [0, -1]] = True
-            r_sp[0, [0, -1]] = True
-            P, R, F = greedy_match(cand[None], ref[None], torch.ones(1, n_c, dtype=torch.bool),
-                                   torch.ones(1, n_r, dtype=torch.bool), c_w[None], r_w[None], c_sp, r_sp)
-            got = student_prf(cosine_matrix(cand, ref), c_w.clone(), r_w.clone())
-            assert len(got) == 3, "return three numbers: (P, R, F)"
-            for name, g, e in zip("PRF", got, (P, R, F)):
-                assert close(g, e, 1e-5), f"case {seed}: {name} should be {e.item():.4f}, yours {float(g):.4f}"
+        tokenizer, _ = load()
+        for name, (cands, refs) in [("the toy test set", IDF_TEST_SET),
+                                    ("40 WMT16 de-en segments", _wmt16_test_set())]:
+            expected_idf = idf_weights(refs, tokenizer)  # the answer key: course_lib, fixed data
+            got = student_weights(list(cands), list(refs), tokenizer)
+            assert len(got) == len(cands), f"{name}: return one list of weights per candidate"
+            for cand, weights in zip(cands, got):
+                ids = encode(tokenizer, cand)
+                weights = [float(w) for w in weights]
+                assert len(weights) == len(ids), (
+                    f"{name}: {cand!r} has {len(ids)} tokens with [CLS] and [SEP], you gave {len(weights)} weights")
+                for token, i, w in zip(tokenizer.convert_ids_to_tokens(ids), ids, weights):
+                    assert close(w, expected_idf[i]), (
+                        f"{name}: token {token!r} of {cand!r} should weigh {expected_idf[i]:.4f}, yours {w:.4f}")
 
-    return run("5.2", test, "P: for each candidate token (row of sim) its best reference match, "
-               "weighted by the candidate token's idf; R: for each reference token (column) its best "
-               "candidate match, weighted by the reference token's idf; F = 2PR / (P + R).")
+    return run("5.2", test, "idf=True takes idf from the references (M = number of references), never from "
+               "the candidates; idf(w) = ln((M + 1) / (df(w) + 1)) with df counting references that contain w; "
+               "a candidate token in no reference gets ln(M + 1).")
 
 
 def check_single_reference_weight(answer, hint: int = 1) -> bool:
