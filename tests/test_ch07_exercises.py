@@ -1,16 +1,18 @@
 """Chapter 07's exercise checkers: pass on the notebook's solutions, fail on stubs and planted bugs."""
-from functools import partial
-
 import pytest
 import torch
 
 from course_lib.course.checks import ch07
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
-NOTEBOOK = NOTEBOOKS / "07_reference_library.ipynb"
+NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
+NOTEBOOK_B = NOTEBOOKS / "07b_neighbours_and_testing.ipynb"    # exercises 7.4-7.6
 
 
-solution = partial(run_cells, NOTEBOOK, torch=torch)
+def solution(marker: str) -> dict:
+    """Run the solution cell containing `marker`, from whichever of the two notebooks holds it."""
+    notebook = NOTEBOOK_A if marker in NOTEBOOK_A.read_text() else NOTEBOOK_B
+    return run_cells(notebook, marker, torch=torch)
 
 
 # ------------------------------------------------------------------ planted wrong answers

@@ -49,7 +49,7 @@ def student_version(nb):
 
 def solution_notebooks() -> list[Path]:
     """Chapter notebooks that contain exercises."""
-    return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")
+    return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb")
                   if "### BEGIN SOLUTION" in p.read_text() or "<!-- BEGIN SOLUTION -->" in p.read_text())
 
 

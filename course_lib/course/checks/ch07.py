@@ -1,4 +1,5 @@
-"""Checkers for chapter 07 (the reference library and its neighbours).
+"""Checkers for chapters 07a (using bert-score: exercises 7.1-7.3) and 07b (neighbours, pitfalls
+and testing: 7.4-7.6).
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
 the source of its command line), computed on several cases each time -- never typed in.
@@ -10,6 +11,8 @@ import re
 from functools import lru_cache
 
 import torch
+
+from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
 from . import close, forbid, run
 
@@ -67,19 +70,6 @@ def check_7_1(multi_ref_max, hint: int = 1) -> bool:
 
 
 # ------------------------------------------------------------------ 7.2: scorers with known gaps
-
-def _sorted_separately(cands, refs):
-    """A buggy scorer: candidates and references sorted by length separately, paired by position."""
-    import course_lib
-
-    c_order = sorted(range(len(cands)), key=lambda k: -len(cands[k]))
-    r_order = sorted(range(len(refs)), key=lambda k: -len(refs[k]))
-    scores = course_lib.score([cands[k] for k in c_order], [refs[k] for k in r_order])
-    out = [torch.empty_like(s) for s in scores]
-    for o, s in zip(out, scores):
-        o[c_order] = s
-    return tuple(out)
-
 
 def _batch_centred(cands, refs):
     """A buggy scorer: recall is centred on the batch mean (a statistic of the batch leaks in)."""
@@ -179,9 +169,10 @@ def check_7_4(answer, hint: int = 1) -> bool:
     def test():
         choice = _normalise(answer).removeprefix("the ").removesuffix(" batch")
         assert choice in ("first", "second"), 'set answer_7_4 to "first" or "second"'
-        assert choice == _kept_scorer_uses(), "compare F_cached with the two idf variants in section 3.1"
+        assert choice == _kept_scorer_uses(), ("compare F_cached with the two idf variants in chapter 07b, "
+                                               "section 1")
     return run("7.4", test, "the scorer is built once, and its idf weights are computed when it is built.",
-               code="compare F_cached with the two idf variants in section 3.1.", level=hint)
+               code="compare F_cached with the two idf variants in chapter 07b, section 1.", level=hint)
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
