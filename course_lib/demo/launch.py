@@ -24,7 +24,7 @@ from pathlib import Path
 
 from course_lib.paths import NOTEBOOKS
 
-PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter()"
+PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
 
 
 def presenter(preset: str = "lawyer / attorney"):
@@ -47,7 +47,7 @@ def presenter_notebook() -> dict:
     """A one-cell notebook that shows `presenter()` (what Voilà serves)."""
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-            "cells": [{"cell_type": "code", "id": "presenter", "metadata": {}, "execution_count": None,
+            "cells": [{"cell_type": "code", "id": "widgets", "metadata": {}, "execution_count": None,
                        "outputs": [], "source": PRESENTER_SOURCE}]}
 
 
