@@ -11,8 +11,9 @@ Three views, by size:
   * up to GRID_MAX tokens: colours only (hover a cell for its value);
   * longer: the texts themselves, each token coloured by the cosine of its best match, and the
     weakest matches listed (a matrix that size cannot be read from the back of a room).
-Greedy matches are cell borders (red: each candidate token's best match, for precision; blue:
-each reference token's best match, for recall), so they never hide the numbers.
+Greedy matches are drawn on the cell edges (a red frame: each candidate token's best match, for
+precision; a white bar along the bottom: each reference token's best match, for recall), so they
+never hide the numbers.
 """
 from __future__ import annotations
 
@@ -26,7 +27,9 @@ from course_lib.demo.scoring import PairView, Result, escape, weakest
 
 NUMBERED_MAX = (30, 18)  # (candidate, reference) tokens, [CLS]/[SEP] included: numbers in cells
 GRID_MAX = (60, 40)  # colour-only grid up to here; beyond it, the long-text view
-P_COLOR, R_COLOR = "#d62728", "#1f77b4"
+P_COLOR = "#e4002b"
+P_MARK = f"inset 0 0 0 3px {P_COLOR}"  # a red frame: the best match of a candidate token (precision)
+R_MARK = "inset 0 -5px 0 0 #fff, inset 0 -7px 0 0 #111"  # a white bar at the bottom: recall
 
 CSS = f"""
 .bertscore-demo, .bertscore-demo-present {{ font-size: 16px; }}
@@ -47,31 +50,33 @@ CSS = f"""
 .bsd-numbers th {{ font-size: 16px; }}
 .bsd-colors td.c {{ width: 17px; min-width: 17px; height: 15px; }}
 .bsd-colors th {{ font-size: 13px; }}
-.bsd-grid td.mp {{ box-shadow: inset 0 0 0 3px {P_COLOR}; }}
-.bsd-grid td.mr {{ box-shadow: inset 0 0 0 3px {R_COLOR}; }}
-.bsd-grid td.mp.mr {{ box-shadow: inset 0 0 0 3px {P_COLOR}, inset 0 0 0 6px {R_COLOR}; }}
-.bsd-colors td.mp, .bsd-colors td.mr {{ box-shadow: inset 0 0 0 2px {P_COLOR}; }}
-.bsd-colors td.mr {{ box-shadow: inset 0 0 0 2px {R_COLOR}; }}
-.bsd-colors td.mp.mr {{ box-shadow: inset 0 0 0 2px {P_COLOR}, inset 0 0 0 4px {R_COLOR}; }}
+.bsd-grid td.mp {{ box-shadow: {P_MARK}; }}
+.bsd-grid td.mr {{ box-shadow: {R_MARK}; }}
+.bsd-grid td.mp.mr {{ box-shadow: {R_MARK}, {P_MARK}; }}
+.bsd-colors td.mp {{ box-shadow: inset 0 0 0 2px {P_COLOR}; }}
+.bsd-colors td.mr {{ box-shadow: inset 0 -3px 0 0 #fff, inset 0 -4px 0 0 #111; }}
+.bsd-colors td.mp.mr {{ box-shadow: inset 0 -3px 0 0 #fff, inset 0 -4px 0 0 #111, inset 0 0 0 2px {P_COLOR}; }}
 .bsd-grid td.w {{ vertical-align: bottom; text-align: center; font-size: 12px; color: #444; }}
 .bsd-grid tr.bsd-wrow td.w {{ height: 44px; }}
 .bsd-grid td.w .bar {{ background: #f4a261; margin: 0 auto; }}
 .bsd-grid tr.bsd-wrow td.w .bar {{ width: 60%; }}
 .bsd-grid td.wr {{ text-align: left; vertical-align: middle; white-space: nowrap; padding: 0 6px 0 2px; }}
 .bsd-grid td.wr .bar {{ display: inline-block; height: 10px; margin: 0 3px 0 0; }}
-.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 720px; line-height: 1.4; }}
+.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 560px; line-height: 1.5; }}
+.bsd-legend > span.item {{ display: inline-block; white-space: nowrap; margin-right: 14px; }}
 .bsd-legend .sw {{ display: inline-block; width: 14px; height: 14px; vertical-align: middle;
   margin: 0 3px 0 8px; }}
 .bsd-scale {{ display: inline-block; width: 120px; height: 12px; vertical-align: middle;
   background: linear-gradient(to right, #440154, #3b528b, #21918c, #5ec962, #fde725); margin: 0 4px; }}
 .bsd-note {{ font-size: 16px; color: #7c2d12; background: #fff7ed; border-left: 4px solid #f97316;
   padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
-.bsd-scores {{ font-size: 18px; padding: 0 0 0 18px; min-width: 260px; }}
+.bsd-scores {{ font-size: 18px; padding: 0 0 0 24px; }}
+.bsd-scores .title {{ font-size: 22px; font-weight: 600; }}
 .bsd-scores table {{ border-collapse: collapse; }}
-.bsd-scores td, .bsd-scores th {{ padding: 2px 10px; text-align: right; }}
-.bsd-scores .big td {{ font-size: 40px; font-weight: 600; line-height: 1.1; }}
+.bsd-scores td, .bsd-scores th {{ padding: 2px 8px; text-align: right; }}
+.bsd-scores .big td {{ font-size: 44px; font-weight: 600; line-height: 1.1; }}
 .bsd-scores .big th {{ font-size: 22px; }}
-.bsd-scores .small td {{ font-size: 20px; }}
+.bsd-scores .small td, .bsd-scores .small th {{ font-size: 20px; }}
 .bsd-scores .meta {{ color: #555; font-size: 15px; margin-top: 6px; }}
 .bsd-text {{ font-size: 18px; line-height: 1.9; max-width: 1100px; }}
 .bsd-text span {{ padding: 1px 2px; border-radius: 3px; }}
@@ -199,16 +204,17 @@ def heatmap_html(view: PairView, idf: bool) -> str:
 
 def legend(idf: bool) -> str:
     """What the colours, borders and bars mean."""
-    parts = ['cosine <span>0</span><span class="bsd-scale"></span><span>1</span>',
-             f'<span class="sw" style="box-shadow:inset 0 0 0 3px {P_COLOR}"></span>'
-             "best match of each candidate token (precision)",
-             f'<span class="sw" style="box-shadow:inset 0 0 0 3px {R_COLOR}"></span>'
+    parts = ['cosine 0<span class="bsd-scale"></span>1',
+             f'<span class="sw" style="box-shadow:{P_MARK}"></span>best match of each candidate token (precision)',
+             f'<span class="sw" style="box-shadow:{R_MARK};background:#555"></span>'
              "best match of each reference token (recall)"]
     if idf:
         parts.append('<span class="sw" style="background:#f4a261"></span>idf weight of each token '
                      "(bars and numbers next to the labels): rare word pieces weigh more in P and R; "
                      "[CLS] and [SEP] weigh 0")
-    return f'<div class="bsd-legend">{" · ".join(parts)}</div>'
+    items = "".join(f'<span class="item">{p}</span>' for p in parts[:3])
+    extra = f"<div>{parts[3]}</div>" if idf else ""
+    return f'<div class="bsd-legend">{items}{extra}</div>'
 
 
 def _text_spans(tokens, best, weights, bad: set[int], idf: bool) -> str:
@@ -255,10 +261,12 @@ def scores_html(result: Result) -> str:
     note = f"layer {result.layer} · idf: {escape(result.idf_corpus or 'off')} · {kind}"
     if result.rescaled:
         note += f" (raw F {result.raw[2]:.3f})"
-    return ('<div class="bsd-scores"><table class="demo-table">'
-            "<tr class='big'><th></th><th>P</th><th>R</th><th>F</th></tr>"
-            f"<tr class='big'><th>BERTScore{' (rescaled)' if result.rescaled else ''}</th>{big}</tr>"
-            f"<tr class='small'><th>ROUGE-L</th>{rouge}</tr>"
+    return ('<div class="bsd-scores">'
+            f"<div class='title'>BERTScore{' (rescaled)' if result.rescaled else ''}</div>"
+            '<table class="demo-table"><tr class="big"><th>P</th><th>R</th><th>F</th></tr>'
+            f'<tr class="big">{big}</tr></table>'
+            '<table class="demo-table"><tr class="small"><th></th><th>P</th><th>R</th><th>F</th></tr>'
+            f'<tr class="small"><th>ROUGE-L</th>{rouge}</tr>'
             f"<tr class='small'><th>BLEU</th><td class='demo-bleu' colspan='3'>{result.bleu:.1f} "
             "<small>(0–100)</small></td></tr></table>"
             f'<div class="meta">{note}</div></div>')
