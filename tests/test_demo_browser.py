@@ -210,10 +210,9 @@ def layout_and_screenshot(page, tmp_path: Path, name: str) -> None:
         page.wait_for_timeout(500)
         assert_no_horizontal_clipping(page, f"{name} at {width}×{height}")
     page.set_viewport_size({"width": 1280, "height": 720})
-    root = page.locator(".bertscore-demo:has(.bertscore-demo-preset)").first
-    root.scroll_into_view_if_needed()
+    page.locator(".bertscore-demo-preset").first.scroll_into_view_if_needed()
     shot = tmp_path / f"demo_{name}.png"
-    root.screenshot(path=str(shot))
+    page.screenshot(path=str(shot))  # what the room sees: the window, not just the widget
     assert shot.stat().st_size > 10_000
     if os.environ.get("DEMO_FIGURES") == "1":
         shutil.copy(shot, ROOT / "figures" / shot.name)
@@ -292,8 +291,9 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Kernel$")).click()
         page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Restart Kernel…$")).click()
         page.locator(".jp-Dialog button.jp-mod-accept").click()
-        page.wait_for_selector(".bertscore-demo.jupyter-widgets-disconnected", timeout=60_000)
-        note = page.locator(".bertscore-demo.jupyter-widgets-disconnected").first.evaluate(
+        dead = ".bertscore-demo.jupyter-widgets-disconnected:has(.bertscore-demo-preset)"
+        page.wait_for_selector(dead, state="attached", timeout=60_000)
+        note = page.locator(dead).first.evaluate(
             "el => getComputedStyle(el, '::before').content")
         assert "kernel was restarted" in note, note
     except Exception:

@@ -62,7 +62,7 @@ CSS = f"""
 .bsd-grid tr.bsd-wrow td.w .bar {{ width: 60%; }}
 .bsd-grid td.wr {{ text-align: left; vertical-align: middle; white-space: nowrap; padding: 0 6px 0 2px; }}
 .bsd-grid td.wr .bar {{ display: inline-block; height: 10px; margin: 0 3px 0 0; }}
-.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 560px; line-height: 1.5; }}
+.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 480px; line-height: 1.5; }}
 .bsd-legend > span.item {{ display: inline-block; white-space: nowrap; margin-right: 14px; }}
 .bsd-legend .sw {{ display: inline-block; width: 14px; height: 14px; vertical-align: middle;
   margin: 0 3px 0 8px; }}
@@ -70,7 +70,7 @@ CSS = f"""
   background: linear-gradient(to right, #440154, #3b528b, #21918c, #5ec962, #fde725); margin: 0 4px; }}
 .bsd-note {{ font-size: 16px; color: #7c2d12; background: #fff7ed; border-left: 4px solid #f97316;
   padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
-.bsd-scores {{ font-size: 18px; padding: 0 0 0 24px; }}
+.bsd-scores {{ font-size: 18px; padding: 0 24px 8px 0; }}
 .bsd-scores .title {{ font-size: 22px; font-weight: 600; }}
 .bsd-scores table {{ border-collapse: collapse; }}
 .bsd-scores td, .bsd-scores th {{ padding: 2px 8px; text-align: right; }}

@@ -69,7 +69,7 @@ class Demo(_Shown):
         self.button = w.Button(description="Score", button_style="primary",
                                tooltip="Score the texts (or Ctrl+Enter in a box)")
         self.busy = w.HTML()
-        box = dict(layout=w.Layout(width="auto", height="4.5em", flex="1 1 auto"),
+        box = dict(layout=w.Layout(width="auto", height="3.6em", flex="1 1 auto"),
                    continuous_update=False, style={"description_width": "6em"})
         self.candidate = w.Textarea(value=cand, description="Candidate", **box)
         self.reference = w.Textarea(value=ref, description="Reference", **box)
@@ -91,7 +91,7 @@ class Demo(_Shown):
         for box_ in (self.candidate, self.reference):
             box_.add_class(f"{CSS_PREFIX}-text")
         wrap = dict(flex_flow="row wrap", align_items="center", width="100%")
-        picture = w.HBox([self.heatmap, self.scores],
+        picture = w.HBox([self.scores, self.heatmap],  # scores first: in view even when it wraps
                          layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
         self.output = w.VBox([self.message, picture, self.worst], layout=w.Layout(width="100%"))
         self.output.add_class(f"{CSS_PREFIX}-output")
