@@ -62,7 +62,7 @@ CSS = f"""
 .bsd-grid tr.bsd-wrow td.w .bar {{ width: 60%; }}
 .bsd-grid td.wr {{ text-align: left; vertical-align: middle; white-space: nowrap; padding: 0 6px 0 2px; }}
 .bsd-grid td.wr .bar {{ display: inline-block; height: 10px; margin: 0 3px 0 0; }}
-.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 480px; line-height: 1.5; }}
+.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 400px; line-height: 1.5; }}
 .bsd-legend > span.item {{ display: inline-block; white-space: nowrap; margin-right: 14px; }}
 .bsd-legend .sw {{ display: inline-block; width: 14px; height: 14px; vertical-align: middle;
   margin: 0 3px 0 8px; }}
@@ -74,7 +74,7 @@ CSS = f"""
 .bsd-scores .title {{ font-size: 22px; font-weight: 600; }}
 .bsd-scores table {{ border-collapse: collapse; }}
 .bsd-scores td, .bsd-scores th {{ padding: 2px 8px; text-align: right; }}
-.bsd-scores .big td {{ font-size: 44px; font-weight: 600; line-height: 1.1; }}
+.bsd-scores .big td {{ font-size: 36px; font-weight: 600; line-height: 1.1; }}
 .bsd-scores .big th {{ font-size: 22px; }}
 .bsd-scores .small td, .bsd-scores .small th {{ font-size: 20px; }}
 .bsd-scores .meta {{ color: #555; font-size: 15px; margin-top: 6px; }}
