@@ -8,7 +8,7 @@ for those settings (computed here, in the test process), and each control must c
 should (layer → matrix and scores; idf → weights drawn and scores; rescale → scores only, the
 matrix unchanged; preset → both texts). No control or score may be clipped horizontally.
 Screenshots go to pytest's temporary folder (set DEMO_FIGURES=1 to also write
-figures/demo_lab.png and figures/demo_present.png). The notebook on disk is never modified.
+figures/demo_screenshot.png and figures/demo_present.png). The notebook on disk is never modified.
 
 Needs /usr/bin/chromium (`apt-get install chromium`) and the playwright package (it never
 downloads a browser). Under CI (COURSE_CI=1 or CI=true) a missing one FAILS the run; on a laptop
@@ -215,7 +215,7 @@ def layout_and_screenshot(page, tmp_path: Path, name: str) -> None:
     page.screenshot(path=str(shot))  # what the room sees: the window, not just the widget
     assert shot.stat().st_size > 10_000
     if os.environ.get("DEMO_FIGURES") == "1":
-        shutil.copy(shot, ROOT / "figures" / shot.name)
+        shutil.copy(shot, ROOT / "figures" / ("demo_screenshot.png" if name == "lab" else shot.name))
 
 
 def report_failure(page, tmp_path: Path, server: Server) -> None:
