@@ -52,5 +52,8 @@ def test_make_present_serves_the_widgets_without_code(tmp_path):
         assert "presenter" not in page and "course_lib" not in page  # no code on the page
         with urllib.request.urlopen(f"{server.base}/", timeout=60) as response:  # no token: log in
             assert "/login" in response.url and b"widget-view" not in response.read()
+        folder = server.copy_folder()
+        assert folder is not None and (folder / "present.ipynb").exists()
     finally:
         server.stop()
+    assert not folder.exists()
