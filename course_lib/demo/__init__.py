@@ -9,8 +9,9 @@
 
 By concern, one module each:
     presets   the texts: PRESETS (the chapters' examples), CLASS_SET (ten answers), read lazily
-    scoring   state and scoring: input checks, idf corpora, the baseline, per-text cache,
-              `analyze` (P/R/F equal `course_lib.score`), worst matches
+    inputs    input checks, idf corpora, the rescaling baseline
+    scoring   state and scoring: the per-text cache, `analyze` (P/R/F equal `course_lib.score`),
+              worst matches
     classset  the class view's ranking (`rank_answers`, `ranking_chart`, `ranking_html`)
     drawing   the pictures as HTML: the similarity grid, the long-text view, the scores, CSS
     widgets   `Demo`, `ClassView`
@@ -23,11 +24,11 @@ from course_lib.demo.classset import (LABEL_COLORS, UNLABELLED, class_set_table,
                                       ranking_chart, ranking_html, short)
 from course_lib.demo.drawing import heatmap_html, long_text_html, scores_html, view_kind
 from course_lib.demo.presets import CLASS_SET, CUSTOM, HALFORD_FILE, PRESETS, halford, preset_of
-from course_lib.demo.scoring import (_IDF_CACHE, IDF_CORPORA, MAX_CHARS, InputProblem, PairView,
-                                     Result, WorstMatch, _stsb_sentences, _wmt16_references,
-                                     analyze, baseline_for, check_layer, check_text, clear_cache,
-                                     corpus_size, idf_for, max_tokens, summary_text, weakest,
-                                     worst_line, worst_matches)
+from course_lib.demo.inputs import (_IDF_CACHE, IDF_CORPORA, MAX_CHARS, InputProblem, _stsb_sentences,
+                                    _wmt16_references, baseline_for, check_layer, check_text,
+                                    corpus_size, idf_for, max_tokens)
+from course_lib.demo.scoring import (PairView, Result, WorstMatch, analyze, clear_cache, summary_text,
+                                     weakest, worst_line, worst_matches)
 from course_lib.demo.widgets import CSS_PREFIX, ClassView, Demo
 
 

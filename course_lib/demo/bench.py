@@ -62,7 +62,7 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     'idf on/off', 'rescale on/off', 'new text', 'long text (330 words)', 'idf first time',
     'rank class set'. "Not cached" clears every embedded text and scored pair first.
     """
-    from course_lib.demo.scoring import _IDF_CACHE, IDF_CORPORA, idf_for
+    from course_lib.demo.inputs import _IDF_CACHE, IDF_CORPORA, idf_for
     from course_lib.demo.widgets import ClassView, Demo
 
     now = _clock(clock)

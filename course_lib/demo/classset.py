@@ -4,7 +4,8 @@ from __future__ import annotations
 import pandas as pd
 
 from course_lib.demo.presets import CLASS_SET
-from course_lib.demo.scoring import InputProblem, check_layer, check_text, escape
+from course_lib.demo.inputs import InputProblem, check_layer, check_text
+from course_lib.demo.scoring import escape
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.model import DEFAULT_LAYER

@@ -11,8 +11,8 @@ import secrets
 from course_lib.demo import drawing
 from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
-from course_lib.demo.scoring import (IDF_CORPORA, InputProblem, analyze, corpus_size, escape,
-                                     idf_ready, torch_threads, worst_line)
+from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
+from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
 from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
 
 CSS_PREFIX = "bertscore-demo"
