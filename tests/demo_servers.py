@@ -10,6 +10,7 @@ import json
 import os
 import re
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -96,6 +97,9 @@ class Server:
         except ProcessLookupError:
             pass
         self._log.close()
+        folder = self.copy_folder()
+        if folder is not None and folder.name.startswith("bertscore-demo-") and folder.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # only after a SIGKILL: the launcher cleans up itself
         return self.proc.returncode
 
 

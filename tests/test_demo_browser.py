@@ -296,6 +296,7 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
         note = page.locator(dead).first.evaluate(
             "el => getComputedStyle(el, '::before').content")
         assert "kernel was restarted" in note, note
+        wait_for_idle_kernel(page)  # stopping the server mid-restart can hang its shutdown
     except Exception:
         report_failure(page, tmp_path, server)
         raise
