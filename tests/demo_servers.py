@@ -84,12 +84,15 @@ class Server:
         raise TimeoutError(f"no answer from {self.base} within {timeout:.0f} s:\n{self.log()}")
 
     def stop(self) -> int | None:
-        """SIGTERM to the whole group (make, the launcher, the server, its kernels), then SIGKILL."""
+        """SIGTERM to the whole group (make, the launcher, the server, its kernels), then SIGKILL.
+        `self.clean` says whether it ended on SIGTERM (then the launcher deleted its own copy)."""
+        self.clean = True
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
                 self.proc.wait(timeout=90)  # the launcher deletes its copy after the server stops
             except subprocess.TimeoutExpired:
+                self.clean = False
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
         try:  # stragglers of the group (a kernel) still get the signal
@@ -98,8 +101,8 @@ class Server:
             pass
         self._log.close()
         folder = self.copy_folder()
-        if folder is not None and folder.name.startswith("bertscore-demo-") and folder.exists():
-            shutil.rmtree(folder, ignore_errors=True)  # only after a SIGKILL: the launcher cleans up itself
+        if not self.clean and folder is not None and folder.name.startswith("bertscore-demo-"):
+            shutil.rmtree(folder, ignore_errors=True)  # killed before it could delete its copy
         return self.proc.returncode
 
 

@@ -38,7 +38,7 @@ def test_make_demo_serves_a_copy_of_the_demo_notebook(tmp_path):
         assert no_token.value.code == 403
     finally:
         server.stop()
-    assert not folder.exists()  # the copy is deleted on exit
+    assert server.clean and not folder.exists()  # the copy is deleted on exit
     assert NOTEBOOK.read_bytes() == original
 
 
@@ -56,4 +56,4 @@ def test_make_present_serves_the_widgets_without_code(tmp_path):
         assert folder is not None and (folder / "present.ipynb").exists()
     finally:
         server.stop()
-    assert not folder.exists()
+    assert server.clean and not folder.exists()  # the copy is deleted on exit
