@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup lab test test-unit test-notebooks check student run bench demo clean
+.PHONY: setup lab test test-unit test-notebooks check student run bench demo present clean
 
 setup: $(STAMP)
 
@@ -79,8 +79,13 @@ run: $(STAMP)
 bench: $(STAMP)
 	$(PY) tests/benchmark.py
 
+## make demo: the live demo in JupyterLab (a temporary copy of notebooks/demo.ipynb: the tree stays clean)
 demo: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks demo.ipynb $(ROOT_FLAG)
+	$(PY) -m course_lib.demo.launch lab
+
+## make present: the presenter view, widgets only (Voila, 127.0.0.1, a token), for a projector
+present: $(STAMP)
+	$(PY) -m course_lib.demo.launch present
 
 clean:
 	rm -rf $(VENV)

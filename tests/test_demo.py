@@ -1,5 +1,9 @@
 """Unit tests of the live demo's logic and widgets (course_lib/demo/), no browser needed."""
+import json
 import math
+import re
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -7,8 +11,8 @@ import torch
 import course_lib
 from course_lib import demo
 from course_lib.lexical.bleu import sentence_bleu
-from course_lib.teaching.plots import PairView
 from course_lib.lexical.rouge import rouge_l
+from course_lib.paths import NOTEBOOKS
 
 LAWYER = demo.PRESETS["lawyer / attorney"]
 COLD = demo.PRESETS["cold / freezing"]
@@ -44,7 +48,7 @@ def test_presets_hold_the_chapters_examples():
 @pytest.mark.parametrize("layer", [0, course_lib.DEFAULT_LAYER, 6])
 def test_scores_equal_course_lib_score(name, layer):
     cand, ref = demo.PRESETS[name]
-    result = demo.analyze(cand, ref, layer=layer, render=False)
+    result = demo.analyze(cand, ref, layer=layer)
     P, R, F = course_lib.score([cand], [ref], num_layers=layer)
     assert close(result.P, P[0]) and close(result.R, R[0]) and close(result.F, F[0])
     assert result.raw == (result.P, result.R, result.F)
@@ -53,7 +57,7 @@ def test_scores_equal_course_lib_score(name, layer):
 
 
 def test_rescaled_scores_equal_course_lib_score():
-    result = demo.analyze(*COLD, rescale_with_baseline=True, render=False)
+    result = demo.analyze(*COLD, rescale_with_baseline=True)
     P, R, F = course_lib.score([COLD[0]], [COLD[1]], rescale_with_baseline=True)
     assert close(result.P, P[0]) and close(result.R, R[0]) and close(result.F, F[0])
     assert result.F < result.raw[2]  # the baseline pulls scores down
@@ -62,22 +66,65 @@ def test_rescaled_scores_equal_course_lib_score():
 def test_idf_scores_equal_course_lib_score_and_are_computed_once():
     weights = demo.idf_for("tiny WMT16")
     assert demo.idf_for("tiny WMT16") is weights
-    result = demo.analyze(*LAWYER, idf_corpus="tiny WMT16", render=False)
+    result = demo.analyze(*LAWYER, idf_corpus="tiny WMT16")
     P, R, F = course_lib.score([LAWYER[0]], [LAWYER[1]], idf=weights)
     assert close(result.P, P[0]) and close(result.R, R[0]) and close(result.F, F[0])
-    assert not close(result.F, demo.analyze(*LAWYER, render=False).F)
+    assert not close(result.F, demo.analyze(*LAWYER).F)
     with pytest.raises(ValueError):
         demo.idf_for("no such corpus")
 
 
-def test_heatmap_is_rendered_as_png_and_cached():
-    demo.clear_cache()
-    first = demo.analyze(*LAWYER)
-    assert first.png.startswith(b"\x89PNG") and len(first.png) > 5_000
-    again = demo.analyze(*LAWYER, rescale_with_baseline=True)  # same texts and layer: no redraw
-    assert again.png is first.png
-    long = demo.analyze(*demo.PRESETS["Rob Halford: English outlaw (wrong)"])
-    assert long.png.startswith(b"\x89PNG") and long.png != first.png
+def test_heatmap_shows_every_cosine_and_marks_the_greedy_matches():
+    result = demo.analyze(*LAWYER)
+    view = result.view
+    page = demo.heatmap_html(view, idf=False)
+    n_c, n_r = len(view.cand_tokens), len(view.ref_tokens)
+    assert demo.view_kind(view) == "numbers" and "bsd-numbers" in page
+    cells = re.findall(r'<td class="c ([^"]*)"[^>]*>([^<]*)</td>', page)
+    assert len(cells) == n_c * n_r
+    assert [text for _, text in cells] == [demo.drawing.number(v) for v in view.sim.flatten().tolist()]
+    # one red border per real candidate token (its row max), one blue per real reference token
+    marks = [m.split() for m, _ in cells]
+    p_cells = [k for k, m in enumerate(marks) if "mp" in m]
+    r_cells = [k for k, m in enumerate(marks) if "mr" in m]
+    assert p_cells == [i * n_r + int(view.sim[i].argmax()) for i in range(1, n_c - 1)]
+    assert sorted(r_cells) == sorted(int(view.sim[:, j].argmax()) * n_r + j for j in range(1, n_r - 1))
+    assert "idf weight" not in page and "bsd-wrow" not in page
+    # numbers in 16 px (12 pt) type; marks are borders (box-shadow), never glyphs over the number
+    assert re.search(r"\.bsd-numbers td\.c \{[^}]*font-size: 16px", demo.drawing.CSS)
+
+
+def test_idf_draws_the_token_weights_with_a_legend():
+    result = demo.analyze(*LAWYER, idf_corpus="tiny WMT16")
+    page = demo.heatmap_html(result.view, idf=True)
+    assert "bsd-wrow" in page and "idf weight of each token" in page
+    shown = re.findall(r'<td class="w[^"]*" title="idf ([0-9.]+)"', page)
+    expected = result.view.ref_weights.tolist() + result.view.cand_weights.tolist()
+    assert sorted(float(x) for x in shown) == pytest.approx(sorted(expected), abs=0.006)
+    assert len(set(shown)) > 2  # real weights, not all equal
+
+
+def test_texts_too_long_for_numbers_get_another_view():
+    halford = demo.analyze(*demo.PRESETS["Rob Halford: jazz trumpeter (wrong)"])
+    page = demo.heatmap_html(halford.view, idf=False)
+    assert demo.view_kind(halford.view) == "long" and "long-text view" in page and "<table" not in page
+    worst = demo.weakest(halford.view, "candidate", 5)
+    assert len(worst) == 5 and all(f"<b>{w.token}</b>" in page for w in worst)
+    assert [w.similarity for w in worst] == sorted(w.similarity for w in worst)
+    medium = demo.analyze("The attorney filed the legal brief with the court on Monday morning after a "
+                          "long night of work.", "The lawyer submitted the court document on Monday.")
+    assert demo.view_kind(medium.view) in ("numbers", "colors")
+    long = demo.analyze(demo.long_text(330), LAWYER[1])
+    assert demo.view_kind(long.view) == "long"
+
+
+def test_cjk_text_gets_a_note():
+    result = demo.analyze("我喜欢猫", "I like cats.")
+    notes = demo.drawing.script_notes(result.view, (result.candidate, result.reference))
+    assert "[UNK]" in notes
+    if demo.drawing.cjk_font() is None:
+        assert "no CJK font" in notes
+    assert demo.drawing.script_notes(result.view, ("I like cats.", "I like dogs.")) == ""
 
 
 def test_worst_matches_pick_the_weakest_real_token():
@@ -85,7 +132,7 @@ def test_worst_matches_pick_the_weakest_real_token():
                         [0.1, 0.9, 0.3, 0.2],
                         [0.2, 0.4, 0.5, 0.1],
                         [0.0, 0.2, 0.1, 1.0]])
-    view = PairView(["[CLS]", "a", "b", "[SEP]"], ["[CLS]", "x", "y", "[SEP]"], sim,
+    view = demo.PairView(["[CLS]", "a", "b", "[SEP]"], ["[CLS]", "x", "y", "[SEP]"], sim,
                     torch.ones(4), torch.ones(4), 0.0, 0.0, 0.0)
     cand, ref = demo.worst_matches(view)
     assert (cand.side, cand.token, cand.best_match) == ("candidate", "b", "y") and close(cand.similarity, 0.5)
@@ -94,6 +141,7 @@ def test_worst_matches_pick_the_weakest_real_token():
 
 
 @pytest.mark.parametrize("text, words", [("", "empty"), ("   \n\t ", "empty"), ("word " * 600, "too long"),
+                                         ("word " * 3000, "too long"),
                                          ("x" * 30_000, "very long"), (None, "must be text")])
 def test_bad_input_gives_a_friendly_message(text, words):
     with pytest.raises(demo.InputProblem, match=words):
@@ -109,11 +157,11 @@ def test_bad_layer_gives_a_friendly_message():
 
 
 def test_summary_and_html_show_all_metrics():
-    result = demo.analyze(*COLD, render=False)
+    result = demo.analyze(*COLD)
     text = demo.summary_text(result)
     assert f"F {result.F:.3f}" in text and "BLEU" in text and "ROUGE-L" in text and "Worst matched" in text
     page = demo.scores_html(result)
-    assert f'class="demo-bertscore-F" style="padding:2px 10px;text-align:right">{result.F:.3f}<' in page
+    assert f'<td class="demo-bertscore-F">{result.F:.3f}</td>' in page
     assert "demo-bleu" in page and "demo-rougel-F" in page
 
 
@@ -122,13 +170,14 @@ def test_summary_and_html_show_all_metrics():
 
 @pytest.fixture(scope="module")
 def ui():
-    return demo.Demo()
+    return demo.Demo(scroll=False)
 
 
 def test_widget_shows_the_first_preset(ui):
     assert ui.result is not None and ui.result.candidate == LAWYER[0]
-    assert ui.image.value == ui.result.png and ui.message.value == ""
+    assert ui.heatmap.value == demo.heatmap_html(ui.result.view, idf=False) and ui.message.value == ""
     assert f"{ui.result.F:.3f}" in ui.scores.value and "Worst matched" in ui.worst.value
+    assert ui.preset.value == "lawyer / attorney" and ui.busy.value == ""
 
 
 def test_scores_change_when_the_candidate_changes(ui):
@@ -140,38 +189,83 @@ def test_scores_change_when_the_candidate_changes(ui):
     assert close(ui.result.F, F[0])
 
 
-def test_controls_change_the_scores(ui):
+def test_each_control_changes_what_it_should(ui):
     ui.preset.value = "cold / freezing"
     assert (ui.candidate.value, ui.reference.value) == COLD
-    raw = ui.result.F
-    ui.rescale.value = True
+    raw, heat, scores = ui.result.F, ui.heatmap.value, ui.scores.value
+    ui.rescale.value = True  # rescale: the scores only
     assert ui.result.rescaled and ui.result.F < raw and "rescaled" in ui.scores.value
+    assert ui.heatmap.value == heat
     ui.rescale.value = False
-    ui.layer.value = 0
-    assert ui.result.layer == 0 and not close(ui.result.F, raw)
+    assert ui.scores.value == scores
+    ui.layer.value = 0  # layer: the matrix and the scores
+    assert ui.result.layer == 0 and not close(ui.result.F, raw) and ui.heatmap.value != heat
+    P, R, F = course_lib.score([COLD[0]], [COLD[1]], num_layers=0)
+    assert close(ui.result.F, F[0])
     ui.layer.value = course_lib.DEFAULT_LAYER
+    assert ui.heatmap.value == heat
     ui.corpus.value = "tiny WMT16"
-    ui.idf.value = True
+    ui.idf.value = True  # idf: the weights drawn, and the scores
     assert ui.result.idf_corpus == "tiny WMT16" and not close(ui.result.F, raw)
+    assert "idf weight of each token" in ui.heatmap.value and "idf weight" not in heat
     ui.idf.value = False
+    assert ui.heatmap.value == heat
 
 
-@pytest.mark.parametrize("text", ["", "   ", "word " * 600])
+def test_preset_list_shows_custom_and_always_restores(ui):
+    ui.preset.value = "lawyer / attorney"
+    ui.candidate.value = "An edited sentence."
+    assert ui.preset.value == demo.CUSTOM
+    ui.preset.value = "lawyer / attorney"  # the same preset again restores its texts
+    assert (ui.candidate.value, ui.reference.value) == LAWYER and ui.result.candidate == LAWYER[0]
+    ui.candidate.value = COLD[0]
+    ui.reference.value = COLD[1]  # typing a preset's texts selects it
+    assert ui.preset.value == "cold / freezing"
+
+
+def test_score_button_scores_and_slider_sends_only_on_release(ui):
+    ui.result = None
+    ui.button.click()
+    assert ui.result is not None and ui.result.candidate == ui.candidate.value.strip()
+    assert ui.layer.continuous_update is False  # a drag is one change, sent on release
+    assert not ui.candidate.continuous_update  # boxes: on blur, Ctrl+Enter or the button
+    assert "'Enter'" in demo.drawing.style_html() and "bertscore-demo-text" in ui.candidate._dom_classes
+
+
+@pytest.mark.parametrize("text", ["", "   ", "word " * 600, "word " * 3000])
 def test_widget_turns_bad_input_into_a_message(ui, text):
     ui.candidate.value = text
     assert ui.result is None and "demo-problem" in ui.message.value
-    assert ui.image.layout.display == "none" and ui.scores.value == ""
+    assert ui.heatmap.layout.display == "none" and ui.scores.value == ""
     ui.candidate.value = COLD[0]  # and it recovers
-    assert ui.result is not None and ui.message.value == "" and ui.image.layout.display is None
+    assert ui.result is not None and ui.message.value == "" and ui.heatmap.layout.display is None
 
 
 def test_widget_never_shows_a_traceback(ui, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(demo, "analyze", broken)
+    monkeypatch.setattr(demo.widgets, "analyze", broken)
     ui.candidate.value = "Something new."
-    assert ui.result is None and "RuntimeError: boom" in ui.message.value
+    assert ui.result is None and "RuntimeError: boom" in ui.message.value and ui.busy.value == ""
+
+
+def test_widgets_without_a_kernel_show_a_note_not_their_repr(ui):
+    data = ui._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert data["text/plain"] == demo.widgets.NOT_RUNNING
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert "jupyter-widgets-disconnected" in demo.drawing.CSS  # the message after a kernel restart
+
+
+def test_importing_the_demo_reads_no_file():
+    code = ("import sys; opened = []\n"
+            "sys.addaudithook(lambda e, a: opened.append(str(a[0])) if e == 'open' else None)\n"
+            "import course_lib.demo\n"
+            "from course_lib.paths import DATA\n"
+            "print([p for p in opened if p.startswith(str(DATA))])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
 
 
 # --- the class view ------------------------------------------------------------------------
@@ -205,17 +299,31 @@ def test_class_set_table_and_chart():
 
 def test_class_view_widget_ranks_and_handles_bad_input():
     view = demo.ClassView()
-    assert view.df is not None and len(view.df) == 10 and bytes(view.chart.value).startswith(b"\x89PNG")
+    assert view.df is not None and len(view.df) == 10 and "bsd-rank" in view.table.value
+    assert set(view.df["label"]) == {"right", "wrong", "garbled", "no answer"}
     view.answers.value = "\n  \n"
     view.button.click()
-    assert view.df is None and "demo-problem" in view.table.value
-    view.answers.value = "Judas Priest's singer.\nA trumpet player."
-    view.button.click()
-    assert view.df is not None and len(view.df) == 2
+    assert view.df is None and "demo-problem" in view.table.value and view.busy.value == ""
+    first = demo.CLASS_SET["answers"][0][0]
+    view.answers.value = f"{first}\nJudas Priest's singer.\nA trumpet player."
+    view.button.click()  # the labelled answer keeps its label; the edited ones say so
+    labels = dict(zip(view.df["answer"], view.df["label"]))
+    assert labels == {first: "right", "Judas Priest's singer.": demo.UNLABELLED,
+                      "A trumpet player.": demo.UNLABELLED}
+    assert view.table.value.count(demo.UNLABELLED) == 2
 
 
-def test_time_reaction_returns_a_median_in_ms():
-    ms = demo.time_reaction(n=2, widget=False)
-    assert 0 < ms < 60_000
-    with pytest.raises(ValueError):
+def test_committed_notebook_has_no_stale_widget_output():
+    nb = json.loads((NOTEBOOKS / "demo.ipynb").read_text())
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" in data:
+                assert "".join(data["text/plain"]) == demo.widgets.NOT_RUNNING
+            assert "VBox(" not in "".join(data.get("text/plain", ""))
+
+
+def test_time_controls_rejects_an_unknown_clock():
+    with pytest.raises(ValueError, match="clock"):
         demo.time_reaction(n=1, clock="sundial")
+    assert len(demo.long_text(330).split()) == 330

@@ -1,0 +1,111 @@
+"""The demo's settings and inputs: idf corpora (computed once each), the rescaling baseline, and
+the checks that turn bad input into a message for the audience (`InputProblem`)."""
+from __future__ import annotations
+
+import torch
+
+from course_lib.bertscore.baseline import default_baseline_path, layer_baseline
+from course_lib.bertscore.idf import idf_weights
+from course_lib.model import load, num_layers_of
+
+# ---------------------------------------------------------------------------------------------
+# idf corpora (computed once per corpus, then cached) and the rescaling baseline
+# ---------------------------------------------------------------------------------------------
+
+
+def _wmt16_references() -> list[str]:
+    from course_lib.evaluation import datasets
+
+    return sorted({t.strip() for t in datasets.wmt16()["ref"] if isinstance(t, str) and t.strip()})
+
+
+def _stsb_sentences() -> list[str]:
+    from course_lib.evaluation import datasets
+
+    df = datasets.stsb()
+    texts = df["sentence1"].tolist() + df["sentence2"].tolist()
+    return sorted({t.strip() for t in texts if isinstance(t, str) and t.strip()})
+
+
+IDF_CORPORA = {"WMT16 references": _wmt16_references, "STS-B sentences": _stsb_sentences}
+_IDF_CACHE: dict = {}
+
+
+def corpus_size(name: str) -> int:
+    """Number of (unique) texts in an idf corpus."""
+    return len(IDF_CORPORA[name]())
+
+
+def idf_ready(name: str | None) -> bool:
+    """True when `idf_for(name)` returns at once (no idf, or computed before)."""
+    return name is None or name in _IDF_CACHE
+
+
+def idf_for(name: str | None):
+    """idf weights {token id: weight} of the named corpus (None: no idf). Computed once.
+
+    idf(w) = log((M + 1) / (df(w) + 1)) over the corpus' M unique texts
+    (`course_lib.bertscore.idf.idf_weights`).
+    """
+    if name is None:
+        return None
+    if name not in IDF_CORPORA:
+        raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
+    if name not in _IDF_CACHE:
+        tokenizer, _ = load()
+        _IDF_CACHE[name] = idf_weights(IDF_CORPORA[name](), tokenizer)
+    return _IDF_CACHE[name]
+
+
+def baseline_for(layer: int) -> torch.Tensor:
+    """The course's (P, R, F) baseline [3] of the embedded model at `layer`."""
+    return layer_baseline(default_baseline_path(None), layer)
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks: bad input becomes a friendly message, never a traceback
+# ---------------------------------------------------------------------------------------------
+
+MAX_CHARS = 20_000  # beyond this, do not even tokenize: it is certainly over the token limit
+
+
+class InputProblem(ValueError):
+    """Input the demo cannot score; str(err) is a message meant for the audience."""
+
+
+def max_tokens() -> int:
+    """Word pieces the model reads at most, [CLS] and [SEP] included (512 for MiniLM)."""
+    tokenizer, _ = load()
+    n = tokenizer.model_max_length
+    return n if n < 100_000 else 512
+
+
+def check_text(text, role: str = "candidate") -> str:
+    """Return the stripped text, or raise InputProblem with a message saying what to change."""
+    if not isinstance(text, str):
+        raise InputProblem(f"The {role} must be text, not {type(text).__name__}.")
+    text = text.strip()
+    if not text:
+        raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).")
+    limit = max_tokens()
+    if len(text) > MAX_CHARS:
+        raise InputProblem(
+            f"The {role} is very long ({len(text):,} characters). The model reads at most "
+            f"{limit - 2} word pieces (plus [CLS] and [SEP]); paste a shorter text.")
+    tokenizer, _ = load()
+    n = len(tokenizer.tokenize(text))
+    if n == 0:
+        raise InputProblem(f"The {role} has no word the tokenizer can read: type some words.")
+    if n + 2 > limit:
+        raise InputProblem(
+            f"The {role} is too long: {n} word pieces, and the model reads at most {limit - 2} "
+            "(plus [CLS] and [SEP]). BERTScore would silently cut the tail; shorten the text.")
+    return text
+
+
+def check_layer(layer) -> int:
+    _, model = load()
+    n = num_layers_of(model)
+    if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= n:
+        raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.")
+    return layer

@@ -1,0 +1,244 @@
+"""The demo's state and scoring: input checks, idf corpora, the baseline, and one pair's result.
+
+Each text is embedded once, at every layer (`hidden_states(..., layer=None)`), and kept in a
+small cache; a layer, idf or rescaling change then only recomputes the cosine matrix and the
+greedy matching of `course_lib.bertscore` (a few ms), and a new text costs one forward pass of
+that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.py checks it).
+"""
+from __future__ import annotations
+
+import html
+from collections import OrderedDict
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import torch
+
+from course_lib.bertscore.baseline import rescale
+from course_lib.bertscore.embeddings import encode, hidden_states
+from course_lib.bertscore.idf import token_weights, uniform_weights
+from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.similarity import cosine_matrix
+from course_lib.lexical.bleu import sentence_bleu
+from course_lib.lexical.rouge import rouge_l
+from course_lib.demo.inputs import baseline_for, check_layer, check_text, idf_for
+from course_lib.model import DEFAULT_LAYER, load
+
+# ---------------------------------------------------------------------------------------------
+# Texts: token ids and vectors at every layer, embedded once
+# ---------------------------------------------------------------------------------------------
+
+SHORT_TEXT = 128  # word pieces; up to here the forward pass runs on one thread
+CACHE_SIZE = 64
+LONG_TEXT_THREADS = torch.get_num_threads()  # torch's own choice (one per core), for long texts
+
+
+@dataclass
+class Encoded:
+    """One text: ids [n], token strings, special-token mask [n], vectors [n_layers + 1, n, dim]."""
+
+    ids: list[int]
+    tokens: list[str]
+    special: torch.Tensor
+    layers: torch.Tensor = field(repr=False)
+
+
+_TEXTS: OrderedDict = OrderedDict()  # text -> Encoded
+_PAIRS: OrderedDict = OrderedDict()  # (cand, ref, layer, idf corpus) -> PairView
+
+
+def _remember(cache: OrderedDict, key, value):
+    cache[key] = value
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
+    return value
+
+
+def clear_cache() -> None:
+    """Forget every embedded text and scored pair (the idf corpora stay)."""
+    _TEXTS.clear()
+    _PAIRS.clear()
+
+
+def is_cached(text: str) -> bool:
+    return text in _TEXTS
+
+
+@contextmanager
+def torch_threads(n: int | None):
+    """Run torch on n threads inside this block (None: leave it), then restore the setting.
+
+    The demo's small tensors gain nothing from a second thread, and on a busy 2-core machine
+    waking an idle OpenMP worker cost 5-10 ms per operation (a layer change took 290 ms on two
+    threads, 13 ms on one): `analyze` runs on one thread, except a long text's forward pass.
+    """
+    before = torch.get_num_threads()
+    if n:
+        torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def encoded(text: str) -> Encoded:
+    """Token ids and the vectors of every layer of one (checked) text; cached."""
+    if text in _TEXTS:
+        _TEXTS.move_to_end(text)
+        return _TEXTS[text]
+    tokenizer, model = load()
+    ids = encode(tokenizer, text)
+    device = next(model.parameters()).device
+    input_ids = torch.tensor([ids], device=device)
+    with torch_threads(1 if len(ids) <= SHORT_TEXT else LONG_TEXT_THREADS):
+        layers = hidden_states(model, input_ids, torch.ones_like(input_ids), None)[:, 0].float().cpu()
+    special = torch.tensor([i in (tokenizer.cls_token_id, tokenizer.sep_token_id) for i in ids])
+    return _remember(_TEXTS, text, Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, layers))
+
+
+@dataclass
+class PairView:
+    """One pair at one layer: token labels, cosine matrix [cand_len, ref_len], token weights
+    (idf, or 1 with [CLS]/[SEP] at 0) and the raw P, R, F."""
+
+    cand_tokens: list[str]
+    ref_tokens: list[str]
+    sim: torch.Tensor
+    cand_weights: torch.Tensor
+    ref_weights: torch.Tensor
+    P: float
+    R: float
+    F: float
+
+
+def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None) -> PairView:
+    """Greedy matching of one pair (`course_lib.bertscore.matching.greedy_match`); cached."""
+    key = (candidate, reference, layer, idf_corpus)
+    if key in _PAIRS:
+        _PAIRS.move_to_end(key)
+        return _PAIRS[key]
+    tokenizer, _ = load()
+    weights = idf_for(idf_corpus) or uniform_weights(tokenizer)
+    c, r = encoded(candidate), encoded(reference)
+    c_w, r_w = torch.tensor(token_weights(c.ids, weights)), torch.tensor(token_weights(r.ids, weights))
+    c_emb, r_emb = c.layers[layer], r.layers[layer]
+    c_mask, r_mask = torch.ones(1, len(c.ids), dtype=torch.bool), torch.ones(1, len(r.ids), dtype=torch.bool)
+    P, R, F = greedy_match(c_emb[None], r_emb[None], c_mask, r_mask, c_w[None], r_w[None],
+                           c.special[None], r.special[None])
+    view = PairView(c.tokens, r.tokens, cosine_matrix(c_emb, r_emb), c_w, r_w,
+                    P.item(), R.item(), F.item())
+    return _remember(_PAIRS, key, view)
+
+
+# ---------------------------------------------------------------------------------------------
+# One pair: scores and worst matches
+# ---------------------------------------------------------------------------------------------
+
+_SPECIAL = {"[CLS]", "[SEP]", "<s>", "</s>"}
+
+
+@dataclass
+class WorstMatch:
+    """A real token of one side and its best match on the other side."""
+
+    side: str  # "candidate" or "reference"
+    token: str
+    best_match: str
+    similarity: float
+    index: int = -1  # position of `token` in its side's tokens
+
+
+@dataclass
+class Result:
+    """Everything the demo shows for one (candidate, reference, settings)."""
+
+    candidate: str
+    reference: str
+    layer: int
+    idf_corpus: str | None
+    rescaled: bool
+    P: float  # BERTScore, rescaled when `rescaled`
+    R: float
+    F: float
+    raw: tuple[float, float, float]  # BERTScore before rescaling
+    bleu: float  # sentence BLEU, 0..100
+    rouge_l: tuple[float, float, float]  # ROUGE-L precision, recall, F1
+    worst: list[WorstMatch]
+    view: PairView = field(repr=False)
+
+
+def weakest(view: PairView, side: str, k: int = 1) -> list[WorstMatch]:
+    """The k real tokens of one side whose best match (the greedy max) is lowest.
+
+    Candidate side: sorted by max_j sim[i, j] (the terms of P); reference side: by
+    max_i sim[i, j] (the terms of R). [CLS]/[SEP] are skipped as sources, allowed as targets.
+    """
+    sim, own, other = ((view.sim, view.cand_tokens, view.ref_tokens) if side == "candidate"
+                       else (view.sim.T, view.ref_tokens, view.cand_tokens))
+    best, arg = sim.max(dim=1)
+    real = torch.tensor([t not in _SPECIAL for t in own])
+    best = best.masked_fill(~real, float("inf"))
+    order = torch.argsort(best, stable=True)[: min(k, int(real.sum()))].tolist()
+    return [WorstMatch(side, own[i], other[int(arg[i])], float(best[i]), i) for i in order]
+
+
+def worst_matches(view: PairView) -> list[WorstMatch]:
+    """For each side, the real token whose best match is lowest (min_i max_j sim[i, j] for the
+    candidate, the weakest term of P; min_j max_i sim[i, j] for the reference, of R)."""
+    return weakest(view, "candidate") + weakest(view, "reference")
+
+
+def worst_line(worst: list[WorstMatch]) -> str:
+    """One line for the audience: which tokens matched worst."""
+    parts = [f"{w.side} '{w.token}' (best match '{w.best_match}', cos {w.similarity:.2f})" for w in worst]
+    return "Worst matched: " + " · ".join(parts) + "." if parts else "No tokens to match."
+
+
+def _checked(text, role: str) -> str:
+    """`check_text`, skipped for a text embedded before (it passed then)."""
+    if isinstance(text, str) and text.strip() in _TEXTS:
+        return text.strip()
+    return check_text(text, role)
+
+
+def analyze(candidate: str, reference: str, layer: int = DEFAULT_LAYER, idf_corpus: str | None = None,
+            rescale_with_baseline: bool = False) -> Result:
+    """Score one pair the way the demo shows it.
+
+    P, R, F equal `course_lib.score([candidate], [reference], num_layers=layer,
+    idf=idf_for(idf_corpus), rescale_with_baseline=...)`. Texts and pairs are cached, so
+    changing only the layer, idf or rescaling costs a few milliseconds.
+    Raises InputProblem (a friendly message) for empty, unreadable or too-long texts.
+    """
+    candidate = _checked(candidate, "candidate")
+    reference = _checked(reference, "reference")
+    layer = check_layer(layer)
+    with torch_threads(1):
+        view = pair_view(candidate, reference, layer, idf_corpus)
+        raw = (view.P, view.R, view.F)
+        prf = torch.tensor(raw)
+        if rescale_with_baseline:
+            prf = rescale(prf, baseline_for(layer))
+        worst = worst_matches(view)
+    rl = rouge_l(candidate, reference)
+    return Result(candidate, reference, layer, idf_corpus, rescale_with_baseline,
+                  float(prf[0]), float(prf[1]), float(prf[2]), raw,
+                  sentence_bleu(candidate, reference), (rl.precision, rl.recall, rl.fmeasure),
+                  worst, view)
+
+
+def summary_text(result: Result) -> str:
+    """The scores of a Result as plain text (for notebooks and logs)."""
+    kind = "rescaled" if result.rescaled else "raw"
+    idf = f"idf: {result.idf_corpus}" if result.idf_corpus else "idf: off"
+    return "\n".join([
+        f"layer {result.layer} · {idf} · {kind} scores",
+        f"BERTScore  P {result.P:.3f}  R {result.R:.3f}  F {result.F:.3f}",
+        f"ROUGE-L    P {result.rouge_l[0]:.3f}  R {result.rouge_l[1]:.3f}  F {result.rouge_l[2]:.3f}",
+        f"BLEU       {result.bleu:.1f} / 100",
+        worst_line(result.worst),
+    ])
+
+
+def escape(text: str) -> str:
+    return html.escape(text, quote=True)

@@ -1,0 +1,236 @@
+"""The demo's widgets: `Demo` (one pair, live) and `ClassView` (a set of answers, ranked).
+
+Both show a short note instead of raw widget text where no kernel runs them (a committed
+notebook, a kernel restart), and a "Computing…" line whenever work takes more than ~0.2 s (the
+line is sent at the start of every change and becomes visible only after 0.2 s, by CSS).
+"""
+from __future__ import annotations
+
+import secrets
+
+from course_lib.demo import drawing
+from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
+from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
+from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
+from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
+from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
+
+CSS_PREFIX = "bertscore-demo"
+NOT_RUNNING = ("Live demo: run this cell (Run ▸ Run All Cells) to start it; "
+               "after a kernel restart, run it again.")
+
+
+def _busy(text: str = "Computing…") -> str:
+    return f'<span class="bsd-busy">⏳ {escape(text)}</span>'
+
+
+def _scroll_here_js(token: str) -> str:
+    """Bring the demo into view once, when it first appears (Run All otherwise leaves the view
+    at the last cell)."""
+    return (f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="'
+            f"if(!window.__bsd_{token}){{window.__bsd_{token}=1;var d=this.closest('.{CSS_PREFIX}');"
+            f"if(d){{setTimeout(function(){{d.scrollIntoView({{block:'start'}});}},300);}}}}\">")
+
+
+class _Shown:
+    """Display as the widget; as plain text, a note (what a notebook shows when no kernel runs)."""
+
+    widget = None
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):
+            data, meta = bundle
+            return {**data, "text/plain": NOT_RUNNING}, meta
+        return {**bundle, "text/plain": NOT_RUNNING}
+
+
+class Demo(_Shown):
+    """The live demo: text boxes, layer slider, idf and rescaling toggles, presets; the cosine
+    matrix (or, for long texts, the long-text view), P/R/F in large type, BLEU and ROUGE-L, and
+    the tokens that matched worst. Display it in a notebook cell (or with `make present`).
+
+    A text box scores when it loses focus (Tab), on Ctrl+Enter, or with the Score button; the
+    slider, toggles and presets react at once. Editing a box turns the preset list to "(custom)".
+    """
+
+    def __init__(self, preset: str = "lawyer / attorney", layer: int = DEFAULT_LAYER,
+                 candidate: str | None = None, reference: str | None = None, scroll: bool = True):
+        import ipywidgets as w
+
+        _, model = load()  # the model once, before the first change
+        cand, ref = PRESETS[preset]
+        cand = cand if candidate is None else candidate
+        ref = ref if reference is None else reference
+        style = drawing.style_html() + (_scroll_here_js(secrets.token_hex(4)) if scroll else "")
+        self.style = w.HTML(style, layout=w.Layout(height="0px", overflow="hidden", margin="0"))
+        self.preset = w.Dropdown(options=[*PRESETS, CUSTOM], value=preset_of(cand, ref),
+                                 description="Preset", layout=w.Layout(width="auto", min_width="22em"))
+        self.button = w.Button(description="Score", button_style="primary",
+                               tooltip="Score the texts (or Ctrl+Enter in a box)")
+        self.busy = w.HTML()
+        box = dict(layout=w.Layout(width="auto", height="3.6em", flex="1 1 auto"),
+                   continuous_update=False, style={"description_width": "6em"})
+        self.candidate = w.Textarea(value=cand, description="Candidate", **box)
+        self.reference = w.Textarea(value=ref, description="Reference", **box)
+        self.layer = w.IntSlider(value=layer, min=0, max=num_layers_of(model), description="Layer",
+                                 continuous_update=False, layout=w.Layout(width="20em"))
+        self.idf = w.Checkbox(value=False, description="idf weights from", indent=False,
+                              layout=w.Layout(width="auto", margin="0 0 0 1em"))
+        self.corpus = w.Dropdown(options=list(IDF_CORPORA), value=list(IDF_CORPORA)[0],
+                                 layout=w.Layout(width="13em"))
+        self.rescale = w.Checkbox(value=False, description="rescale with baseline", indent=False,
+                                  layout=w.Layout(width="auto", margin="0 0 0 1em"))
+        self.message = w.HTML()
+        self.heatmap = w.HTML(layout=w.Layout(max_width="100%", flex="0 1 auto"))
+        self.scores = w.HTML(layout=w.Layout(flex="0 0 auto"))
+        self.worst = w.HTML()
+        for name in ("candidate", "reference", "layer", "idf", "rescale", "message", "heatmap",
+                     "scores", "worst", "preset", "corpus", "button", "busy"):
+            getattr(self, name).add_class(f"{CSS_PREFIX}-{name}")
+        for box_ in (self.candidate, self.reference):
+            box_.add_class(f"{CSS_PREFIX}-text")
+        wrap = dict(flex_flow="row wrap", align_items="center", width="100%")
+        picture = w.HBox([self.scores, self.heatmap],  # scores first: in view even when it wraps
+                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
+        self.output = w.VBox([self.message, picture, self.worst], layout=w.Layout(width="100%"))
+        self.output.add_class(f"{CSS_PREFIX}-output")
+        self.widget = w.VBox([
+            self.style,
+            w.HBox([self.preset, self.button, self.busy], layout=w.Layout(**wrap)),
+            w.HBox([self.candidate], layout=w.Layout(width="100%")),
+            w.HBox([self.reference], layout=w.Layout(width="100%")),
+            w.HBox([self.layer, self.idf, self.corpus, self.rescale], layout=w.Layout(**wrap)),
+            self.output], layout=w.Layout(width="100%", max_width="1400px"))
+        self.widget.add_class(CSS_PREFIX)
+        self.result = None
+        self._filling = False
+        self.preset.observe(self._on_preset, "value")
+        for control in (self.candidate, self.reference):
+            control.observe(self._on_text, "value")
+        for control in (self.layer, self.idf, self.corpus, self.rescale):
+            control.observe(self.update, "value")
+        self.button.on_click(lambda _: self.update())
+        self.update()
+
+    def _on_preset(self, change) -> None:
+        if self._filling or change["new"] in (None, CUSTOM):
+            return
+        self.fill(*PRESETS[change["new"]])
+
+    def _on_text(self, change) -> None:
+        if self._filling:
+            return
+        self._filling = True
+        try:
+            self.preset.value = preset_of(self.candidate.value, self.reference.value)
+        finally:
+            self._filling = False
+        self.update()
+
+    def fill(self, candidate: str, reference: str) -> None:
+        """Put both texts in at once (one update, not two), as a preset does."""
+        self._filling = True
+        try:
+            self.candidate.value, self.reference.value = candidate, reference
+            self.preset.value = preset_of(candidate, reference)
+        finally:
+            self._filling = False
+        self.update()
+
+    def show_problem(self, text: str) -> None:
+        self.message.value = (f'<div class="demo-problem bsd-note">⚠️ {escape(text)}</div>')
+        self.heatmap.layout.display = "none"
+        self.scores.value = ""
+        self.worst.value = ""
+
+    def update(self, change=None) -> None:
+        """Recompute and redraw for the current settings; bad input becomes a message."""
+        if self._filling:
+            return
+        corpus = self.corpus.value if self.idf.value else None
+        if idf_ready(corpus):
+            self.busy.value = _busy()
+        else:
+            self.busy.value = _busy(f"Computing idf over the {corpus_size(corpus):,} {corpus} (once)…")
+        try:
+            self._show(analyze(self.candidate.value, self.reference.value, self.layer.value, corpus,
+                               self.rescale.value))
+        except InputProblem as err:
+            self.result = None
+            self.show_problem(str(err))
+        except ModelNotAvailableError as err:
+            self.result = None
+            self.show_problem(f"The model could not be loaded: {err}")
+        except Exception as err:  # never a traceback in front of the class
+            self.result = None
+            self.show_problem(f"Could not score this ({type(err).__name__}: {err}).")
+        finally:
+            self.busy.value = ""
+
+    def _show(self, result) -> None:
+        with torch_threads(1):
+            self._draw(result)
+
+    def _draw(self, result) -> None:
+        idf = result.idf_corpus is not None
+        self.result = result
+        notes = drawing.script_notes(result.view, (result.candidate, result.reference))
+        self.message.value = notes
+        self.heatmap.value = drawing.heatmap_html(result.view, idf)
+        self.heatmap.layout.display = None
+        self.scores.value = drawing.scores_html(result)
+        long = drawing.view_kind(result.view) == "long"  # the long view lists the worst itself
+        self.worst.value = "" if long else f'<div class="demo-worst bsd-worst">{escape(worst_line(result.worst))}</div>'
+
+
+class ClassView(_Shown):
+    """A whole set of answers at once: edit the reference and the answers (one per line), press
+    Rank; a table with bars shows the order by BERTScore F next to BLEU. An answer edited away
+    from the labelled ones is shown as "edited (no label)"."""
+
+    def __init__(self, question: str | None = None, reference: str | None = None,
+                 answers: list[str] | None = None, labels: list[str] | None = None):
+        import ipywidgets as w
+
+        if answers is None:
+            answers, labels = map(list, zip(*CLASS_SET["answers"]))
+        question = CLASS_SET["question"] if question is None else question
+        reference = CLASS_SET["reference"] if reference is None else reference
+        self.labels = {a: l for a, l in zip(answers, labels)} if labels else {}
+        self.style = w.HTML(drawing.style_html(), layout=w.Layout(height="0px", overflow="hidden"))
+        self.question = w.HTML(f"<b>Question:</b> {escape(question)}")
+        self.reference = w.Textarea(value=reference, description="Reference",
+                                    layout=w.Layout(width="98%", height="5em"))
+        self.answers = w.Textarea(value="\n".join(answers), description="Answers",
+                                  layout=w.Layout(width="98%", height="12em"))
+        self.button = w.Button(description="Rank", button_style="primary")
+        self.busy = w.HTML()
+        self.table = w.HTML(layout=w.Layout(max_width="100%", overflow="auto"))
+        for name in ("reference", "answers", "button", "table", "busy"):
+            getattr(self, name).add_class(f"{CSS_PREFIX}-class-{name}")
+        self.widget = w.VBox([self.style, self.question, self.reference, self.answers,
+                              w.HBox([self.button, self.busy]), self.table],
+                             layout=w.Layout(width="100%"))
+        self.widget.add_class(CSS_PREFIX)
+        self.widget.add_class(f"{CSS_PREFIX}-class")
+        self.button.on_click(lambda _: self.update())
+        self.df = None
+        self.update()
+
+    def update(self) -> None:
+        answers = [a.strip() for a in self.answers.value.splitlines() if a.strip()]
+        labels = labels_for(answers, self.labels) if self.labels else None
+        self.busy.value = _busy("Ranking…")
+        try:
+            self.df = rank_answers(answers, self.reference.value, labels)
+            self.table.value = ranking_html(self.df)
+        except InputProblem as err:
+            self.df = None
+            self.table.value = f'<div class="demo-problem bsd-note">⚠️ {escape(str(err))}</div>'
+        except Exception as err:
+            self.df = None
+            self.table.value = (f'<div class="demo-problem bsd-note">⚠️ Could not rank these '
+                                f"({type(err).__name__}: {escape(str(err))}).</div>")
+        finally:
+            self.busy.value = ""
