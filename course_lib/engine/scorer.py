@@ -49,8 +49,8 @@ class SentenceStore:
     start, length [sentences]; `index` maps a sentence to its number.
     """
 
-    def __init__(self, tokenizer, model, layer, weights, batch_size):
-        self.tokenizer, self.model, self.layer = tokenizer, model, layer
+    def __init__(self, tokenizer, model, layer, weights, batch_size, all_layers: bool = False):
+        self.tokenizer, self.model, self.layer, self.all_layers = tokenizer, model, layer, all_layers
         self.weights, self.batch_size = weights, batch_size
         self.index: dict[str, int] = {}
         self.vectors = self.weight = self.special = self.start = self.length = None
@@ -71,7 +71,7 @@ class SentenceStore:
         bar = tqdm(total=len(new), desc="embedding", leave=False) if progress is True else None
         callback = bar.update if bar else progress or None
         packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                              self.batch_size, packing.MAX_BATCH_TOKENS, callback)
+                                      self.batch_size, packing.MAX_BATCH_TOKENS, callback, self.all_layers)
         if bar:
             bar.close()
         weight, special = self._token_info(packed.ids)
@@ -103,7 +103,7 @@ class SentenceStore:
         positions = torch.arange(int(length.max()), device=length.device)
         mask = positions[None, :] < length[:, None]
         rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
-        emb = self.vectors[rows] if self.layer is not None else self.vectors[:, rows]
+        emb = self.vectors[:, rows] if self.all_layers else self.vectors[rows]
         return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
 
     def batch(self, sentences: list[str]):
@@ -133,7 +133,7 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
     similar lengths -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]) P, R, F."""
     cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
-    n_layers = 1 if store.layer is not None else store.vectors.shape[0]
+    n_layers = store.vectors.shape[0] if store.all_layers else 1
     out = None
     for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers):
         batch = torch.tensor(batch)
@@ -258,7 +258,7 @@ def score(cands, refs, model_type=None, num_layers=None, idf=False, rescale_with
     with torch.inference_mode(), progress.bar:
         for start, end, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs,
                                                   floats_per_token, truncated):
-            store = SentenceStore(tokenizer, model, None if all_layers else layer, weights, batch_size)
+            store = SentenceStore(tokenizer, model, layer, weights, batch_size, all_layers)
             progress.chunk(end - start, len(sentences))
             store.add(sentences, progress.embedded, ids=ids)
             cand_numbers = torch.tensor([store.index[s] for s in flat_cands[start:end]], dtype=torch.long)
