@@ -89,6 +89,17 @@ def _layer_states(model, input_ids, attention_mask, layer, all_layers):
     return [view(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state]
 
 
+def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor):
+    """out [count, dim] <- the vectors of the real tokens of states [batch, seq_len, dim] (flat
+    positions `real` [count]), scaled to unit length: x / ||x||. Padding is never normalised."""
+    flat = states.reshape(-1, states.shape[-1])
+    if flat.dtype == out.dtype:
+        torch.index_select(flat, 0, real, out=out)
+    else:
+        out.copy_(flat.index_select(0, real))
+    out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
+
+
 @dataclass
 class Packed:
     """The token vectors of many sentences, stored end to end without padding.
@@ -133,12 +144,11 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
     row = 0
     for batch in batches:
         input_ids, attention_mask = pad([ids[k] for k in batch], pad_id)
-        real = attention_mask.bool().to(device)
         count = int(attention_mask.sum())
+        real = attention_mask.flatten().nonzero().squeeze(1).to(device)  # real tokens' flat positions
         states = _layer_states(model, input_ids.to(device), attention_mask.to(device), layer, all_layers)
         for target, emb in zip(vectors if all_layers else [vectors], states):
-            emb = (emb / emb.norm(dim=-1, keepdim=True)).float()  # [batch, seq_len, dim]
-            target[row:row + count] = emb[real]
+            pack_unit(emb, real, target[row:row + count])
         row += count
         if progress is not None:
             progress(len(batch))

@@ -21,7 +21,8 @@ from course_lib.bertscore.embeddings import _max_length, warn_truncated
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.bertscore.idf import idf_from_ids, uniform_weights
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.matching import best_matches, weighted_mean, zero_empty
+from course_lib.bertscore.similarity import pair_mask
 from course_lib.bertscore.inputs import check_inputs
 from course_lib.model import default_layer, load, num_layers_of
 
@@ -128,6 +129,19 @@ def match_batches(cand_len: list[int], ref_len: list[int], dim: int, n_layers: i
     return batches + [current] if current else batches
 
 
+def match_unit(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights, cand_special,
+               ref_special, exclude_special: bool):
+    """`matching.greedy_match` for vectors already of unit length (the stored ones): the cosine
+    matrix [..., batch, cand_len, ref_len] is a plain batched product, not normalised again."""
+    if exclude_special:
+        cand_mask, ref_mask = cand_mask & ~cand_special, ref_mask & ~ref_special
+    sim = (cand_emb @ ref_emb.transpose(-1, -2)).masked_fill_(~pair_mask(cand_mask, ref_mask), float("-inf"))
+    best_for_cand, best_for_ref = best_matches(sim)
+    P = weighted_mean(best_for_cand.masked_fill_(~cand_mask, 0.0), cand_weights)  # padding: -inf -> 0
+    R = weighted_mean(best_for_ref.masked_fill_(~ref_mask, 0.0), ref_weights)
+    return zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special)
+
+
 def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: torch.Tensor,
                 exclude_special: bool) -> torch.Tensor:
     """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
@@ -139,7 +153,7 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
         batch = torch.tensor(batch)
         c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
         r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
-        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special)
+        P, R, F = match_unit(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special)
         prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
         if out is None:
             out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
