@@ -56,12 +56,12 @@ class SentenceStore:
         self.index: dict[str, int] = {}
         self.vectors = self.weight = self.special = self.start = self.length = None
 
-    def add(self, sentences: list[str], progress=False, ids: list[list[int]] | None = None):
-        """Embed the sentences not stored yet. `ids`: the token ids of `sentences`, if known.
-        `progress`: True for a progress bar, or a function called with each batch's size."""
-        new = [s for s in dict.fromkeys(sentences) if s not in self.index]
-        if not new:
-            return
+    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None):
+        """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
+        known. `progress`: a function called with each model batch's number of sentences."""
+        if self.start is not None:
+            raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
+        new = list(dict.fromkeys(sentences))
         if ids is not None:
             known = dict(zip(sentences, ids))
             ids = [known[s] for s in new]
@@ -69,23 +69,11 @@ class SentenceStore:
             ids, truncated = encode_many(self.tokenizer, new)
             if truncated:
                 warn_truncated(truncated, _max_length(self.tokenizer))
-        bar = tqdm(total=len(new), desc="embedding", leave=False) if progress is True else None
-        callback = bar.update if bar else progress or None
         packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                                      self.batch_size, packing.MAX_BATCH_TOKENS, callback, self.all_layers)
-        if bar:
-            bar.close()
-        weight, special = self._token_info(packed.ids)
-        offset = 0 if self.start is None else self.vectors.shape[-2]
-        parts = (packed.vectors, weight, special, packed.start + offset, packed.length)
-        if self.start is None:
-            self.vectors, self.weight, self.special, self.start, self.length = parts
-        else:
-            self.vectors = torch.cat([self.vectors, parts[0]], dim=-2)
-            self.weight, self.special, self.start, self.length = (
-                torch.cat([old, part]) for old, part in zip(
-                    (self.weight, self.special, self.start, self.length), parts[1:]))
-        self.index.update({s: len(self.index) + k for k, s in enumerate(new)})
+                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers)
+        self.weight, self.special = self._token_info(packed.ids)
+        self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
+        self.index = {s: k for k, s in enumerate(new)}
 
     def _token_info(self, ids: torch.Tensor):
         """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
@@ -159,16 +147,6 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
             out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
         out[..., batch, :] = prf
     return out
-
-
-def score_pairs(cands, refs, store: SentenceStore, batch_size: int, exclude_special: bool,
-                progress: bool = False) -> torch.Tensor:
-    """Scores of aligned (cand, ref) pairs -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]).
-    (`batch_size` is kept for compatibility: matching batches are sized by `MATCH_FLOATS`.)"""
-    store.add(list(cands) + list(refs), progress)
-    cand_numbers = torch.tensor([store.index[s] for s in cands], dtype=torch.long)
-    ref_numbers = torch.tensor([store.index[s] for s in refs], dtype=torch.long)
-    return match_pairs(store, cand_numbers, ref_numbers, exclude_special)
 
 
 TOKENIZE_BLOCK = 1024  # pairs tokenized ahead in one call
