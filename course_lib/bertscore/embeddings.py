@@ -80,18 +80,30 @@ def special_mask(input_ids: torch.Tensor, tokenizer) -> torch.Tensor:
     return torch.isin(input_ids, special.to(input_ids.device))
 
 
+def default_layer_of(model) -> int:
+    """The default BERTScore layer of a model loaded with `course_lib.model.load`."""
+    from course_lib.model import _LOADED, default_layer
+
+    for (name, _), (_, loaded) in list(_LOADED.items()):
+        if loaded is model:
+            return default_layer(name)
+    raise ValueError("layer=None means the model's default BERTScore layer, known only for a model "
+                     "from course_lib.load(); pass layer=<int> (0 = embedding output)")
+
+
 @torch.inference_mode()
-def hidden_states(model, input_ids, attention_mask, layer: int | None = None) -> torch.Tensor:
-    """Hidden states of one layer, [batch, seq_len, dim], or of all layers when `layer` is None,
-    [n_layers + 1, batch, seq_len, dim] (index 0 = embedding output)."""
+def hidden_states(model, input_ids, attention_mask, layer: int | None = None,
+                  all_layers: bool = False) -> torch.Tensor:
+    """Hidden states of one layer, [batch, seq_len, dim] (layer=None: the model's default
+    BERTScore layer), or with all_layers=True of every layer, [n_layers + 1, batch, seq_len, dim]
+    (index 0 = embedding output)."""
     n = model.config.num_hidden_layers
-    if layer is None:
-        out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
-        return torch.stack(out.hidden_states, dim=0)
-    if not 0 <= layer <= n:
-        raise ValueError(f"layer must be between 0 and {n} for this model, got {layer}")
+    if not all_layers:
+        layer = default_layer_of(model) if layer is None else layer
+        if not 0 <= layer <= n:
+            raise ValueError(f"layer must be between 0 and {n} for this model, got {layer}")
     out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
-    return out.hidden_states[layer]
+    return torch.stack(out.hidden_states, dim=0) if all_layers else out.hidden_states[layer]
 
 
 @dataclass

@@ -49,8 +49,3 @@ def token_weights(ids: list[int], weights) -> list[float]:
     """The weight of each token of one text."""
     return [float(weights[i]) for i in ids]
 
-
-def top_tokens(weights: dict, tokenizer, k: int = 10, highest: bool = True) -> list[tuple[str, float]]:
-    """The k token strings with the highest (or lowest) idf, for tables and charts."""
-    ranked = sorted(weights.items(), key=lambda kv: kv[1], reverse=highest)[:k]
-    return [(tokenizer.convert_ids_to_tokens(i), w) for i, w in ranked]

@@ -6,10 +6,12 @@ sentence; tests/test_speed.py compares the two on every text in data/.
 from __future__ import annotations
 
 import os
+import threading
 
 from course_lib.bertscore.embeddings import _max_length, encode
 
-_FAST: dict = {}
+_FAST: dict = {}  # id(slow tokenizer) -> (slow tokenizer, its fast twin or None)
+_FAST_LOCK = threading.Lock()  # one build per tokenizer, even from several threads
 USE_FAST_TOKENIZER = True  # False forces the slow (reference) tokenizer everywhere
 
 
@@ -23,10 +25,11 @@ def fast_tokenizer(tokenizer):
     keep the slow path.
     """
     key = id(tokenizer)
-    if key not in _FAST:
-        _FAST[key] = (tokenizer, _build_fast(tokenizer))  # keeps the slow one alive: id stays valid
-    return _FAST[key][1]
-
+    with _FAST_LOCK:
+        hit = _FAST.get(key)
+        if hit is None or hit[0] is not tokenizer:  # keeping the slow one alive keeps its id valid
+            _FAST[key] = hit = (tokenizer, _build_fast(tokenizer))
+    return hit[1]
 
 
 def _build_fast(tokenizer):

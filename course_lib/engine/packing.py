@@ -5,7 +5,8 @@ The vectors are those of `course_lib.bertscore.embeddings` (tested equal).
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+import copy
+import threading
 from dataclasses import dataclass
 
 import torch
@@ -13,27 +14,46 @@ import torch
 from course_lib.bertscore.embeddings import pad
 
 
-def _layer_list(model):
-    """The ModuleList of transformer layers, when the model has the usual BERT layout."""
-    for owner in (getattr(model, "encoder", None), getattr(model, "transformer", None)):
+def _layer_owner(model):
+    """(name, module) of the submodule that holds the ModuleList `layer` of transformer layers,
+    when the model has the usual BERT layout (`encoder.layer`; DistilBERT: `transformer.layer`)."""
+    for name in ("encoder", "transformer"):
+        owner = getattr(model, name, None)
         if owner is not None and isinstance(getattr(owner, "layer", None), torch.nn.ModuleList):
-            return owner
-    return None
+            return name, owner
+    return None, None
 
 
-@contextmanager
+def _layer_list(model):
+    """The module holding the ModuleList of transformer layers, or None."""
+    return _layer_owner(model)[1]
+
+
+_VIEWS: dict = {}  # (id(model), k) -> (model, its first-k-layers view)
+_VIEWS_LOCK = threading.Lock()
+
+
 def first_layers(model, k: int):
-    """Run only the first `k` transformer layers inside this block (saves the rest)."""
-    owner = _layer_list(model)
+    """A model that runs only the first `k` transformer layers, or None for an unusual layout.
+
+    A shallow copy of `model` and of its layer owner with their own module dicts and a new
+    ModuleList of the first k layers: the parameters are shared (no copy of the weights), and
+    the cached model is never touched, so threads scoring at different layers cannot disturb
+    each other. Built once per (model, k).
+    """
+    name, owner = _layer_owner(model)
     if owner is None:
-        yield False
-        return
-    full = owner.layer
-    owner.layer = full[:k]
-    try:
-        yield True
-    finally:
-        owner.layer = full
+        return None
+    key = (id(model), k)
+    with _VIEWS_LOCK:
+        hit = _VIEWS.get(key)
+        if hit is None or hit[0] is not model:  # (an id can be reused after a model is freed)
+            inner = copy.copy(owner)
+            inner._modules = {**owner._modules, "layer": torch.nn.ModuleList(list(owner.layer)[:k])}
+            view = copy.copy(model)
+            view._modules = {**model._modules, name: inner}
+            _VIEWS[key] = hit = (model, view)
+    return hit[1]
 
 
 MAX_BATCH_TOKENS = 2048  # padded tokens (rows × longest row) per model batch in `embed_packed`
@@ -57,15 +77,27 @@ def length_batches(lengths: list[int], batch_size: int = 64,
     return batches + [current] if current else batches
 
 
-def _layer_states(model, input_ids, attention_mask, layer):
+def _layer_states(model, input_ids, attention_mask, layer, all_layers):
     """[hidden states of `layer`], or the hidden states of every layer (0..n) without stacking
     them; each [batch, seq_len, dim]."""
-    if layer is not None:
-        with first_layers(model, layer) as truncated:
-            out = model(input_ids=input_ids, attention_mask=attention_mask,
-                        output_hidden_states=not truncated)
-        return [out.last_hidden_state if truncated else out.hidden_states[layer]]
-    return model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True).hidden_states
+    if all_layers:
+        return model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True).hidden_states
+    view = first_layers(model, layer)
+    if view is None:
+        out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
+        return [out.hidden_states[layer]]
+    return [view(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state]
+
+
+def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor):
+    """out [count, dim] <- the vectors of the real tokens of states [batch, seq_len, dim] (flat
+    positions `real` [count]), scaled to unit length: x / ||x||. Padding is never normalised."""
+    flat = states.reshape(-1, states.shape[-1])
+    if flat.dtype == out.dtype:
+        torch.index_select(flat, 0, real, out=out)
+    else:
+        out.copy_(flat.index_select(0, real))
+    out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
 
 
 @dataclass
@@ -87,12 +119,16 @@ class Packed:
 
 @torch.inference_mode()
 def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, batch_size: int = 64,
-                 max_tokens: int = MAX_BATCH_TOKENS, progress=None) -> Packed:
+                 max_tokens: int = MAX_BATCH_TOKENS, progress=None, all_layers: bool = False) -> Packed:
     """Embed tokenized sentences in length-sorted batches (`length_batches`) and pack the
     unit-normalised vectors of their real tokens (no padding) into one tensor.
 
-    layer=None keeps every layer. `progress(n)` is called after each batch of n sentences.
+    `layer`: the hidden state to keep (0 = embedding output); all_layers=True keeps every
+    layer instead (`layer` is then ignored). `progress(n)` is called after each batch of n
+    sentences.
     """
+    if not all_layers and not isinstance(layer, int):
+        raise ValueError(f"layer must be a hidden-state index (int) unless all_layers=True, got {layer!r}")
     device = next(model.parameters()).device
     lengths = [len(i) for i in ids]
     batches = length_batches(lengths, batch_size, max_tokens)
@@ -103,18 +139,16 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
     start[order] = sorted_length.cumsum(0) - sorted_length
     flat_ids = torch.tensor([t for k in order.tolist() for t in ids[k]], dtype=torch.long)
     dim = model.config.hidden_size
-    shape = (int(length.sum()), dim) if layer is not None else (model.config.num_hidden_layers + 1,
-                                                                int(length.sum()), dim)
+    shape = (model.config.num_hidden_layers + 1, int(length.sum()), dim) if all_layers else (int(length.sum()), dim)
     vectors = torch.empty(shape, dtype=torch.float32, device=device)
     row = 0
     for batch in batches:
         input_ids, attention_mask = pad([ids[k] for k in batch], pad_id)
-        real = attention_mask.bool().to(device)
         count = int(attention_mask.sum())
-        states = _layer_states(model, input_ids.to(device), attention_mask.to(device), layer)
-        for target, emb in zip([vectors] if layer is not None else vectors, states):
-            emb = (emb / emb.norm(dim=-1, keepdim=True)).float()  # [batch, seq_len, dim]
-            target[row:row + count] = emb[real]
+        real = attention_mask.flatten().nonzero().squeeze(1).to(device)  # real tokens' flat positions
+        states = _layer_states(model, input_ids.to(device), attention_mask.to(device), layer, all_layers)
+        for target, emb in zip(vectors if all_layers else [vectors], states):
+            pack_unit(emb, real, target[row:row + count])
         row += count
         if progress is not None:
             progress(len(batch))

@@ -21,7 +21,8 @@ from course_lib.bertscore.embeddings import _max_length, warn_truncated
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.bertscore.idf import idf_from_ids, uniform_weights
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.matching import best_matches, weighted_mean, zero_empty
+from course_lib.bertscore.similarity import pair_mask
 from course_lib.bertscore.inputs import (check_count, check_idf, check_idf_covers, check_inputs,
                                          check_layer, check_text_unicode, choose_model)
 from course_lib.evaluation.signature import bert_score_hash
@@ -51,18 +52,18 @@ class SentenceStore:
     start, length [sentences]; `index` maps a sentence to its number.
     """
 
-    def __init__(self, tokenizer, model, layer, weights, batch_size):
-        self.tokenizer, self.model, self.layer = tokenizer, model, layer
+    def __init__(self, tokenizer, model, layer, weights, batch_size, all_layers: bool = False):
+        self.tokenizer, self.model, self.layer, self.all_layers = tokenizer, model, layer, all_layers
         self.weights, self.batch_size = weights, batch_size
         self.index: dict[str, int] = {}
         self.vectors = self.weight = self.special = self.start = self.length = None
 
-    def add(self, sentences: list[str], progress=False, ids: list[list[int]] | None = None):
-        """Embed the sentences not stored yet. `ids`: the token ids of `sentences`, if known.
-        `progress`: True for a progress bar, or a function called with each batch's size."""
-        new = [s for s in dict.fromkeys(sentences) if s not in self.index]
-        if not new:
-            return
+    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None):
+        """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
+        known. `progress`: a function called with each model batch's number of sentences."""
+        if self.start is not None:
+            raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
+        new = list(dict.fromkeys(sentences))
         if ids is not None:
             known = dict(zip(sentences, ids))
             ids = [known[s] for s in new]
@@ -70,23 +71,11 @@ class SentenceStore:
             ids, truncated = encode_many(self.tokenizer, new)
             if truncated:
                 warn_truncated(truncated, _max_length(self.tokenizer))
-        bar = tqdm(total=len(new), desc="embedding", leave=False) if progress is True else None
-        callback = bar.update if bar else progress or None
         packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                              self.batch_size, packing.MAX_BATCH_TOKENS, callback)
-        if bar:
-            bar.close()
-        weight, special = self._token_info(packed.ids)
-        offset = 0 if self.start is None else self.vectors.shape[-2]
-        parts = (packed.vectors, weight, special, packed.start + offset, packed.length)
-        if self.start is None:
-            self.vectors, self.weight, self.special, self.start, self.length = parts
-        else:
-            self.vectors = torch.cat([self.vectors, parts[0]], dim=-2)
-            self.weight, self.special, self.start, self.length = (
-                torch.cat([old, part]) for old, part in zip(
-                    (self.weight, self.special, self.start, self.length), parts[1:]))
-        self.index.update({s: len(self.index) + k for k, s in enumerate(new)})
+                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers)
+        self.weight, self.special = self._token_info(packed.ids)
+        self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
+        self.index = {s: k for k, s in enumerate(new)}
 
     def _token_info(self, ids: torch.Tensor):
         """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
@@ -105,7 +94,7 @@ class SentenceStore:
         positions = torch.arange(int(length.max()), device=length.device)
         mask = positions[None, :] < length[:, None]
         rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
-        emb = self.vectors[rows] if self.layer is not None else self.vectors[:, rows]
+        emb = self.vectors[:, rows] if self.all_layers else self.vectors[rows]
         return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
 
     def batch(self, sentences: list[str]):
@@ -130,33 +119,36 @@ def match_batches(cand_len: list[int], ref_len: list[int], dim: int, n_layers: i
     return batches + [current] if current else batches
 
 
+def match_unit(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights, cand_special,
+               ref_special, exclude_special: bool):
+    """`matching.greedy_match` for vectors already of unit length (the stored ones): the cosine
+    matrix [..., batch, cand_len, ref_len] is a plain batched product, not normalised again."""
+    if exclude_special:
+        cand_mask, ref_mask = cand_mask & ~cand_special, ref_mask & ~ref_special
+    sim = (cand_emb @ ref_emb.transpose(-1, -2)).masked_fill_(~pair_mask(cand_mask, ref_mask), float("-inf"))
+    best_for_cand, best_for_ref = best_matches(sim)
+    P = weighted_mean(best_for_cand.masked_fill_(~cand_mask, 0.0), cand_weights)  # padding: -inf -> 0
+    R = weighted_mean(best_for_ref.masked_fill_(~ref_mask, 0.0), ref_weights)
+    return zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special)
+
+
 def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: torch.Tensor,
                 exclude_special: bool) -> torch.Tensor:
     """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
     similar lengths -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]) P, R, F."""
     cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
-    n_layers = 1 if store.layer is not None else store.vectors.shape[0]
+    n_layers = store.vectors.shape[0] if store.all_layers else 1
     out = None
     for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers):
         batch = torch.tensor(batch)
         c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
         r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
-        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special)
+        P, R, F = match_unit(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special)
         prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
         if out is None:
             out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
         out[..., batch, :] = prf
     return out
-
-
-def score_pairs(cands, refs, store: SentenceStore, batch_size: int, exclude_special: bool,
-                progress: bool = False) -> torch.Tensor:
-    """Scores of aligned (cand, ref) pairs -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]).
-    (`batch_size` is kept for compatibility: matching batches are sized by `MATCH_FLOATS`.)"""
-    store.add(list(cands) + list(refs), progress)
-    cand_numbers = torch.tensor([store.index[s] for s in cands], dtype=torch.long)
-    ref_numbers = torch.tensor([store.index[s] for s in refs], dtype=torch.long)
-    return match_pairs(store, cand_numbers, ref_numbers, exclude_special)
 
 
 TOKENIZE_BLOCK = 1024  # pairs tokenized ahead in one call
@@ -272,7 +264,7 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     with torch.inference_mode(), progress.bar:
         for start, end, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs,
                                                   floats_per_token, truncated):
-            store = SentenceStore(tokenizer, model, None if all_layers else layer, weights, batch_size)
+            store = SentenceStore(tokenizer, model, layer, weights, batch_size, all_layers)
             progress.chunk(end - start, len(sentences))
             store.add(sentences, progress.embedded, ids=ids)
             cand_numbers = torch.tensor([store.index[s] for s in flat_cands[start:end]], dtype=torch.long)

@@ -26,7 +26,7 @@ def all_layers(sentences: list[str], model_type: str | None = None) -> Embedded:
     tokenizer, model = load(model_type)
     input_ids, attention_mask = pad(encode_all(tokenizer, sentences), tokenizer.pad_token_id)
     dev = next(model.parameters()).device
-    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), None).float().cpu()
+    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), all_layers=True).float().cpu()
     return Embedded(input_ids, emb, attention_mask.bool(), special_mask(input_ids, tokenizer))
 
 
@@ -39,13 +39,6 @@ def token_index(token_list: list[str], word: str) -> int:
         raise ValueError(f"{word!r} is not a single token of {token_list}; pick a word the "
                          "tokenizer keeps whole (see course_lib.bertscore.embeddings.tokens)")
     return token_list.index(word)
-
-
-def word_vectors(sentence: str, word: str, model_type: str | None = None) -> torch.Tensor:
-    """The vectors of `word` in `sentence` at every layer: [n_layers + 1, dim]."""
-    tokenizer, _ = load(model_type)
-    t = token_index(tokens(tokenizer, sentence), word)
-    return all_layers([sentence], model_type).embeddings[:, 0, t]
 
 
 def word_cosine_by_layer(sentence_a: str, sentence_b: str, word: str, word_b: str | None = None,

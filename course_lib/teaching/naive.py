@@ -10,14 +10,15 @@ follow from that, and `course_lib.score` avoids all of them:
    pair's score depends on the other sentences in its batch;
 3. the batch's means are pooled into one number (no score per pair).
 
-The post also uses the last layer (`last_hidden_state`); `layer=None` does the same here.
+The post uses the last layer (`last_hidden_state`): pass `layer=6` (the model's last) for that;
+`layer=None` is the model's default BERTScore layer, as everywhere in course_lib.
 Do not use these functions to evaluate anything: they exist for chapter 03's comparison.
 """
 from __future__ import annotations
 
 import torch
 
-from course_lib.model import load
+from course_lib.model import default_layer, load
 
 
 @torch.inference_mode()
@@ -25,15 +26,16 @@ def naive_embeddings(texts, model_type=None, layer=None) -> torch.Tensor:
     """Hidden states of `texts` padded to the longest one: [batch, seq_len, dim].
 
     WRONG on purpose: the attention mask is used by the model but not returned, so whoever
-    uses these vectors can no longer tell padding from words. layer=None: the last layer.
+    uses these vectors can no longer tell padding from words. layer=None: the model's default
+    BERTScore layer (0 = embedding output).
     """
     tokenizer, model = load(model_type)
+    layer = default_layer(model_type) if layer is None else layer
     texts = [texts] if isinstance(texts, str) else list(texts)
     inputs = tokenizer(texts, return_tensors="pt", padding=True, truncation=True)
     inputs = {k: v.to(next(model.parameters()).device) for k, v in inputs.items()}
     out = model(**inputs, output_hidden_states=True)
-    states = out.last_hidden_state if layer is None else out.hidden_states[layer]
-    return states.float().cpu()
+    return out.hidden_states[layer].float().cpu()
 
 
 def naive_cosine_matrix(cand_emb: torch.Tensor, ref_emb: torch.Tensor) -> torch.Tensor:

@@ -1,6 +1,6 @@
 """Sentence embeddings by mean pooling: one vector per sentence (the sentence-level view).
 
-sentence-transformers turns all-MiniLM-L6-v2's token vectors h_1..h_T (last layer) into one
+sentence-transformers turns all-MiniLM-L6-v2's token vectors h_1..h_T (of its last layer) into one
 sentence vector by averaging over the real tokens -- [CLS] and [SEP] included, padding excluded --
 and scaling the mean to unit length:
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.embeddings import embed
-from course_lib.model import load, num_layers_of
 
 
 def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -29,24 +28,25 @@ def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (embeddings * m).sum(dim=-2) / m.sum(dim=-2).clamp(min=1e-9)
 
 
-def sentence_embeddings(sentences: list[str], model_type: str | None = None, layer: int | None = None,
+def sentence_embeddings(sentences: list[str], model_type: str | None = None, *, layer: int,
                         normalize: bool = True) -> torch.Tensor:
-    """Mean-pooled sentence vectors [batch, dim], unit length when `normalize`.
+    """Mean-pooled sentence vectors [batch, dim] of hidden state `layer`, unit length when
+    `normalize`.
 
-    `layer=None` takes the last layer, as sentence-transformers does (the layer the model was
-    trained to pool). Texts are tokenized as in `course_lib.bertscore.embeddings` (bert-score's way).
+    sentence-transformers pools the last layer (6 for all-MiniLM-L6-v2: the layer the model was
+    trained to pool), so `layer` has no default here. Texts are tokenized as in
+    `course_lib.bertscore.embeddings` (bert-score's way).
     """
-    _, model = load(model_type)
-    layer = num_layers_of(model) if layer is None else layer
     batch = embed(sentences, model_type, layer)
     pooled = mean_pool(batch.embeddings, batch.mask)
     return pooled / pooled.norm(dim=-1, keepdim=True) if normalize else pooled
 
 
-def sentence_similarity(cands: list[str], refs: list[str], model_type: str | None = None,
-                        layer: int | None = None) -> torch.Tensor:
-    """Cosine of the mean-pooled vectors of each (candidate, reference) pair -> [N]."""
+def sentence_similarity(cands: list[str], refs: list[str], model_type: str | None = None, *,
+                        layer: int) -> torch.Tensor:
+    """Cosine of the mean-pooled vectors (hidden state `layer`) of each (candidate, reference)
+    pair -> [N]."""
     if len(cands) != len(refs):
         raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
-    vectors = sentence_embeddings(list(cands) + list(refs), model_type, layer, normalize=True)
+    vectors = sentence_embeddings(list(cands) + list(refs), model_type, layer=layer, normalize=True)
     return (vectors[:len(cands)] * vectors[len(cands):]).sum(dim=-1)

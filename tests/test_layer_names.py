@@ -1,0 +1,56 @@
+"""One meaning per name: a layer is a hidden-state index (0 = embedding output), `None` is the
+model's default BERTScore layer, and every layer is only ever `all_layers=True`."""
+import pytest
+import torch
+
+from course_lib.bertscore.embeddings import embed, encode_all, hidden_states, pad
+from course_lib.engine import packing
+from course_lib.model import DEFAULT_LAYER, load
+from course_lib.teaching import naive, pooling
+
+TEXTS = ["The cat sat on the mat.", "A dog barked."]
+
+
+@pytest.fixture(scope="module")
+def batch():
+    tokenizer, model = load()
+    input_ids, mask = pad(encode_all(tokenizer, TEXTS), tokenizer.pad_token_id)
+    return model, input_ids, mask
+
+
+def test_hidden_states_none_is_the_default_layer_and_all_layers_is_every_layer(batch):
+    model, input_ids, mask = batch
+    every = hidden_states(model, input_ids, mask, all_layers=True)
+    assert every.shape[:2] == (model.config.num_hidden_layers + 1, len(TEXTS))
+    assert torch.equal(hidden_states(model, input_ids, mask), every[DEFAULT_LAYER])
+    assert torch.equal(hidden_states(model, input_ids, mask, 0), every[0])
+    assert torch.equal(embed(TEXTS).embeddings, every[DEFAULT_LAYER])
+
+
+def test_hidden_states_of_an_unknown_model_needs_an_explicit_layer(batch):
+    import copy
+
+    model, input_ids, mask = batch
+    other = copy.copy(model)  # not from course_lib.load(): no known default layer
+    with pytest.raises(ValueError, match="layer=<int>"):
+        hidden_states(other, input_ids, mask)
+    assert hidden_states(other, input_ids, mask, 2).shape[:2] == input_ids.shape
+
+
+def test_embed_packed_takes_an_index_or_all_layers(batch):
+    model, _, _ = batch
+    ids = encode_all(load()[0], TEXTS)
+    with pytest.raises(ValueError, match="all_layers=True"):
+        packing.embed_packed(model, ids, None, 0)
+    every = packing.embed_packed(model, ids, None, 0, all_layers=True).vectors
+    one = packing.embed_packed(model, ids, 3, 0).vectors
+    assert every.shape[0] == model.config.num_hidden_layers + 1
+    assert (every[3] - one).abs().max() <= 1e-6
+
+
+def test_teaching_helpers_use_the_same_meaning():
+    assert torch.equal(naive.naive_embeddings(TEXTS), naive.naive_embeddings(TEXTS, layer=DEFAULT_LAYER))
+    with pytest.raises(TypeError):
+        pooling.sentence_embeddings(TEXTS)  # pooling has no default layer: say which one
+    last = pooling.sentence_embeddings(TEXTS, layer=6)
+    assert torch.allclose(last.norm(dim=-1), torch.ones(2))

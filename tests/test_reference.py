@@ -1,0 +1,107 @@
+"""The definition is right: `reference_bertscore` gives bert-score's numbers, for every option.
+
+`reference_bertscore` (course_lib/bertscore/reference.py) scores one pair at a time from the
+functions the chapters teach; the engine is tested equal to it (tests/test_engine_property.py).
+Here bert-score 0.3.13 is the witness, with the same local model, on real pairs (WMT16, STS-B)
+plus an empty candidate, an empty reference and a text over the model's 512 tokens: layers
+0..6, idf off / on / a dict, rescaling with the course's baseline file (bert-score's
+`baseline_path=`), several references per candidate. bert-score runs with batch_size=1, where
+its padding quirk (padded cells count as cosine 0, tests/test_score_parity.py) cannot occur.
+Tolerance: max |ΔP|, |ΔR|, |ΔF| ≤ 1e-5.
+"""
+import random
+
+import bert_score
+import pytest
+import torch
+
+from course_lib.bertscore.baseline import default_baseline_path
+from course_lib.bertscore.idf import idf_weights
+from course_lib.bertscore.reference import reference_bertscore
+from course_lib.evaluation import datasets
+from course_lib.model import embedded_model_path, load
+
+TOL = 1e-5
+LAYERS = range(7)
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # empty and truncated texts
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    """The reference runs one small forward pass per text; one torch thread is faster for that
+    on a busy 2-core machine. bert-score runs under the same setting."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    wmt = datasets.wmt16().sample(6, random_state=11)
+    sts = datasets.stsb("test").sample(3, random_state=11)
+    long_text = " ".join(datasets.wmt16().ref.tolist()[:30])  # ~700 word pieces: truncated to 512
+    assert len(load()[0].tokenize(long_text)) > 600
+    cands = wmt.mt.tolist() + sts.sentence1.tolist() + ["", "A short one.", long_text]
+    refs = wmt.ref.tolist() + sts.sentence2.tolist() + ["Nothing was said.", "  ", wmt.ref.iloc[0]]
+    return cands, refs
+
+
+@pytest.fixture(scope="module")
+def path():
+    return str(embedded_model_path())
+
+
+def max_diff(ours, theirs):
+    return max((a - b).abs().max().item() for a, b in zip(ours, theirs))
+
+
+def witness(cands, refs, path, **kw):
+    """bert-score at every layer 0..6 in one call: P, R, F [7, N]."""
+    return bert_score.score(cands, refs, model_type=path, num_layers=6, all_layers=True, batch_size=1, **kw)
+
+
+@pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
+def test_every_layer_matches_bert_score(pairs, path, idf):
+    cands, refs = pairs
+    theirs = witness(cands, refs, path, idf=idf)
+    assert theirs[2].shape == (7, len(cands))
+    for layer in LAYERS:
+        ours = reference_bertscore(cands, refs, num_layers=layer, idf=idf)
+        assert max_diff(ours, [x[layer] for x in theirs]) <= TOL, layer
+    assert ours[2][-3:-1].eq(0).all()  # empty candidate, empty reference: 0, as bert-score says
+
+
+def test_idf_dict_matches_bert_score(pairs, path):
+    cands, refs = pairs
+    weights = idf_weights(datasets.wmt16().ref.tolist()[:500], load()[0])
+    ours = reference_bertscore(cands, refs, num_layers=3, idf=weights)
+    theirs = bert_score.score(cands, refs, model_type=path, num_layers=3, idf=weights, batch_size=1)
+    assert max_diff(ours, theirs) <= TOL
+
+
+def test_rescaled_matches_bert_score(pairs, path):
+    cands, refs = pairs
+    baseline = str(default_baseline_path(None))
+    theirs = witness(cands, refs, path, idf=True, rescale_with_baseline=True, lang="en", baseline_path=baseline)
+    for layer in (0, 4, 6):
+        ours = reference_bertscore(cands, refs, num_layers=layer, idf=True, rescale_with_baseline=True,
+                                   baseline_path=baseline)
+        assert max_diff(ours, [x[layer] for x in theirs]) <= TOL, layer
+    raw = reference_bertscore(cands, refs, num_layers=6, idf=True)
+    assert max_diff(ours, raw) > 0.1  # rescaling really happened
+
+
+@pytest.mark.parametrize("layer", [0, 4])
+def test_several_references_match_bert_score(pairs, path, layer):
+    """Best P, best R and best F over a candidate's references, each on its own; idf from all
+    references; rescaled. (bert-score's all_layers mode mixes layers up with several
+    references, so one call per layer.)"""
+    cands, refs = pairs
+    rng = random.Random(layer)
+    multi = [[r] + rng.sample(refs, rng.randint(1, 2)) for r in refs]
+    baseline = str(default_baseline_path(None))
+    kw = dict(num_layers=layer, idf=True, rescale_with_baseline=True, baseline_path=baseline)
+    ours = reference_bertscore(cands, multi, **kw)
+    theirs = bert_score.score(cands, multi, model_type=path, batch_size=1, lang="en", **kw)
+    assert max_diff(ours, theirs) <= TOL
