@@ -9,7 +9,6 @@ options: layer 0..6, idf False / True / a dict, rescaling, several references pe
 engine's batch size 1..64. Tolerance: max |ΔP|, |ΔR|, |ΔF| ≤ 1e-6 (float32 sums in another order).
 """
 import random
-import warnings
 
 import pytest
 import torch

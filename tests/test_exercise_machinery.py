@@ -1,5 +1,4 @@
 """The student notebooks are generated from the solution notebooks and kept up to date."""
-from pathlib import Path
 
 import nbformat
 import pytest

@@ -8,7 +8,6 @@ import math
 import random
 from functools import lru_cache
 
-import torch
 
 from . import close, forbid, run
 
