@@ -64,19 +64,81 @@ def _correlation_along_last_axis(method: str):
     return lambda x, y: stats.kendalltau(x, y, axis=-1).statistic
 
 
+def cluster_weights(clusters, n_resamples: int, seed: int = 0) -> np.ndarray:
+    """Row weights of a cluster bootstrap, [n_resamples, n].
+
+    clusters: n labels (e.g. the source sentence of each segment). Each resample draws as many
+    clusters as there are, with replacement; a row counts as often as its cluster was drawn, so
+    rows that share a cluster stay together. With one cluster per row this is the ordinary
+    bootstrap. A weighted statistic on these weights equals the statistic on the repeated rows.
+    """
+    _, cluster_of_row = np.unique(np.asarray(clusters), return_inverse=True)
+    k = int(cluster_of_row.max()) + 1
+    draws = np.random.default_rng(seed).integers(0, k, size=(n_resamples, k))
+    offsets = (np.arange(n_resamples) * k)[:, None]
+    counts = np.bincount((draws + offsets).ravel(), minlength=n_resamples * k).reshape(n_resamples, k)
+    return counts[:, cluster_of_row].astype(float)
+
+
+def weighted_pearson(x, y, w) -> np.ndarray:
+    """Pearson's r of x and y [n] under row weights w [B, n] -> [B]:
+    r = Σ w (x - x̄_w)(y - ȳ_w) / sqrt(Σ w (x - x̄_w)² · Σ w (y - ȳ_w)²)."""
+    x, y, w = np.asarray(x, dtype=float), np.asarray(y, dtype=float), np.asarray(w, dtype=float)
+    total = w.sum(axis=-1, keepdims=True)
+    dx = x - (w * x).sum(axis=-1, keepdims=True) / total
+    dy = y - (w * y).sum(axis=-1, keepdims=True) / total
+    return (w * dx * dy).sum(axis=-1) / np.sqrt((w * dx * dx).sum(axis=-1) * (w * dy * dy).sum(axis=-1))
+
+
+def weighted_roc_auc(scores, labels, w) -> np.ndarray:
+    """ROC AUC of scores [n] for binary labels [n] under row weights w [B, n] -> [B].
+
+    AUC = Σ_{i pos, j neg} w_i w_j ([s_i > s_j] + ½[s_i = s_j]) / (Σ_pos w · Σ_neg w); with all
+    weights 1 it equals `roc_auc`. Computed per distinct score value (sorted), so ties count ½.
+    """
+    scores, labels = np.asarray(scores, dtype=float), np.asarray(labels)
+    w = np.atleast_2d(np.asarray(w, dtype=float))
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    starts = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])  # first row of each distinct value
+    pos = np.add.reduceat((w * (labels == 1))[:, order], starts, axis=1)  # [B, distinct values]
+    neg = np.add.reduceat((w * (labels == 0))[:, order], starts, axis=1)
+    below = np.cumsum(neg, axis=1) - neg  # weight of negatives strictly below each value
+    return (pos * (below + 0.5 * neg)).sum(axis=1) / (pos.sum(axis=1) * neg.sum(axis=1))
+
+
+def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(values, [alpha, 1 - alpha])
+    return float(low), float(high)
+
+
 def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int = 1000,
-                         confidence: float = 0.95, seed: int = 0) -> Difference:
+                         confidence: float = 0.95, seed: int = 0, clusters=None) -> Difference:
     """Paired bootstrap of r(a, human) - r(b, human) over rows (segments).
 
     human, a, b: 1-D arrays of the same length n (one value per segment). Each resample draws n
     row indices with replacement and uses them for all three arrays (paired), so both metrics are
     judged on the same segments. Interval: the percentile interval of the resampled differences
     (scipy.stats.bootstrap, method="percentile"), reproducible with `seed`.
+
+    clusters (Pearson only): one label per row, e.g. the source sentence; rows of a cluster are
+    resampled together (`cluster_weights`), because segments that share a source are not
+    independent.
     """
     _check_method(method)
     human, a, b = (np.asarray(x, dtype=float) for x in (human, a, b))
     if not len(human) == len(a) == len(b):
         raise ValueError(f"human, a and b must have the same length: {len(human)}, {len(a)}, {len(b)}")
+    if clusters is not None:
+        if method != "pearson":
+            raise ValueError("a cluster bootstrap is implemented for method='pearson' only")
+        if len(clusters) != len(human):
+            raise ValueError(f"clusters must have one label per row: {len(clusters)} != {len(human)}")
+        w = cluster_weights(clusters, n_resamples, seed)
+        diffs = weighted_pearson(a, human, w) - weighted_pearson(b, human, w)
+        delta = stats.pearsonr(a, human).statistic - stats.pearsonr(b, human).statistic
+        return Difference(float(delta), *_interval(diffs, confidence))
     corr = _correlation_along_last_axis(method)
 
     def statistic(h, x, y, axis=-1):
@@ -104,6 +166,28 @@ def roc_auc(scores, labels) -> float:
     return float(u / (len(positives) * len(negatives)))
 
 
+def bootstrap_auc_difference(a, b, labels, clusters=None, n_resamples: int = 1000,
+                             confidence: float = 0.95, seed: int = 0) -> Difference:
+    """Paired bootstrap of AUC(a) - AUC(b): two metrics' scores a, b [n] of the same labelled
+    pairs. Rows are resampled together (one label per row in `clusters`, e.g. the first sentence
+    of each pair; default: every row its own cluster). Percentile interval, reproducible with seed."""
+    a, b, labels = np.asarray(a, dtype=float), np.asarray(b, dtype=float), np.asarray(labels)
+    if not len(a) == len(b) == len(labels):
+        raise ValueError(f"a, b and labels must have the same length: {len(a)}, {len(b)}, {len(labels)}")
+    clusters = np.arange(len(a)) if clusters is None else np.asarray(clusters)
+    w = cluster_weights(clusters, n_resamples, seed)
+    diffs = weighted_roc_auc(a, labels, w) - weighted_roc_auc(b, labels, w)
+    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *_interval(diffs, confidence))
+
+
+def mean_ci(x, confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """Bootstrap confidence interval (low, high) of the mean of x [n], resampling its items
+    (scipy.stats.bootstrap, BCa), reproducible with `seed`."""
+    res = stats.bootstrap((np.asarray(x, dtype=float),), np.mean, n_resamples=n_resamples,
+                          confidence_level=confidence, rng=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
 def summary_level(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: str = "doc_id",
                   method: str = "kendall") -> pd.DataFrame:
     """Summary-level correlation [metrics, humans].
@@ -127,3 +211,31 @@ def system_level(df: pd.DataFrame, metrics: list[str], humans: list[str], system
     _check_method(method)
     means = df.groupby(system)[metrics + humans].mean()
     return pd.DataFrame({h: means[metrics].corrwith(means[h], method=method) for h in humans})
+
+
+def kendall_tau_rows(x, y) -> np.ndarray:
+    """Kendall's tau-b between the rows of x and y [B, k] -> [B] (k small: all k(k-1)/2 pairs)."""
+    x, y = np.atleast_2d(np.asarray(x, dtype=float)), np.atleast_2d(np.asarray(y, dtype=float))
+    i, j = np.triu_indices(x.shape[-1], k=1)
+    sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
+    return (sx * sy).sum(axis=1) / np.sqrt((sx * sx).sum(axis=1) * (sy * sy).sum(axis=1))
+
+
+def system_level_bootstrap(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: str = "doc_id",
+                           system: str = "system", n_resamples: int = 1000, seed: int = 0) -> np.ndarray:
+    """System-level Kendall tau with the documents resampled: [n_resamples, metrics, humans].
+
+    Each resample draws the documents with replacement (`cluster_weights` over `doc`), recomputes
+    every system's mean over the drawn documents, and correlates the systems' means (tau-b) as
+    `system_level` does. Every document must have one row per system.
+    """
+    docs = df[doc].unique()
+    table = df.set_index([doc, system])[metrics + humans]
+    cube = np.stack([table[c].unstack(system).loc[docs].to_numpy(dtype=float) for c in metrics + humans])
+    if np.isnan(cube).any():
+        raise ValueError("system_level_bootstrap needs one row per (document, system)")
+    w = cluster_weights(np.arange(len(docs)), n_resamples, seed)       # [B, docs]
+    means = np.einsum("bd,cds->cbs", w, cube) / w.sum(axis=1)[None, :, None]  # [columns, B, systems]
+    m = len(metrics)
+    return np.stack([np.stack([kendall_tau_rows(means[i], means[m + h]) for h in range(len(humans))], axis=-1)
+                     for i in range(m)], axis=1)

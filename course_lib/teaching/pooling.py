@@ -50,3 +50,35 @@ def sentence_similarity(cands: list[str], refs: list[str], model_type: str | Non
         raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
     vectors = sentence_embeddings(list(cands) + list(refs), model_type, layer=layer, normalize=True)
     return (vectors[:len(cands)] * vectors[len(cands):]).sum(dim=-1)
+
+
+@torch.inference_mode()
+def sentence_similarity_all_layers(cands: list[str], refs: list[str], model_type: str | None = None,
+                                   batch_size: int = 128) -> torch.Tensor:
+    """Cosine of the mean-pooled vectors of each (candidate, reference) pair at every hidden state
+    -> [n_layers + 1, N] (row 0 = embedding output, the last row = sentence-transformers' view).
+
+    One forward pass per batch of unique sentences (sorted by length, so little padding); each
+    layer's token vectors are mean-pooled (`mean_pool`) and scaled to unit length.
+    """
+    from course_lib.bertscore.embeddings import encode_all, pad
+
+    if len(cands) != len(refs):
+        raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
+    tokenizer, model = load(model_type)
+    texts = list(dict.fromkeys(list(cands) + list(refs)))  # each unique sentence once
+    ids = encode_all(tokenizer, texts)
+    order = sorted(range(len(texts)), key=lambda k: len(ids[k]))
+    device = next(model.parameters()).device
+    vectors = torch.empty(num_layers_of(model) + 1, len(texts), model.config.hidden_size)
+    for start in range(0, len(order), batch_size):
+        batch = order[start:start + batch_size]
+        input_ids, mask = pad([ids[k] for k in batch], tokenizer.pad_token_id)
+        out = model(input_ids=input_ids.to(device), attention_mask=mask.to(device), output_hidden_states=True)
+        states = torch.stack(out.hidden_states, dim=0)                  # [layers, batch, seq_len, dim]
+        pooled = mean_pool(states, mask.to(device)).float().cpu()       # [layers, batch, dim]
+        vectors[:, batch] = pooled / pooled.norm(dim=-1, keepdim=True)
+    position = {t: i for i, t in enumerate(texts)}
+    a = vectors[:, [position[c] for c in cands]]
+    b = vectors[:, [position[r] for r in refs]]
+    return (a * b).sum(dim=-1)

@@ -106,13 +106,23 @@ def check_8_3(auc, hint: int = 1) -> bool:
                     ".statistic / (len(pos) * len(neg))", level=hint)
 
 
-def check_8_4(answer, system_table) -> bool:
-    """answer: the human dimension that the metrics track worst at the system level (a string).
-    system_table: the notebook's system-level Kendall table [metrics, dimensions]."""
+#: 8.4's key: the quality on which BERTScore F trails ROUGE-1 and ROUGE-L at the summary level with a 95%
+#: bootstrap interval (over documents) below 0 — measured in notebooks/08_human_agreement.ipynb, section 4, whose
+#: solution cell derives its answer from that bootstrap and runs this check (so a change of data, model or code that
+#: moves the result fails the notebook). Fixed here, never read from the student's own table.
+ANSWER_8_4 = "coherence"
+DIMENSIONS_8_4 = ("relevance", "consistency", "fluency", "coherence")
+
+
+def check_8_4(answer) -> bool:
+    """answer: the SummEval quality dimension on which BERTScore F trails ROUGE-1 and ROUGE-L at the summary
+    level with a bootstrap interval that excludes 0 (a string)."""
     def test():
-        want = str(system_table.mean(axis=0).idxmin())
-        assert answer is not None, "set answer_8_4 to one of " + ", ".join(map(repr, system_table.columns))
-        assert str(answer).strip().lower() == want, (
-            f"look at the table's columns: which one has the lowest Kendall tau for every metric "
-            f"(lowest mean: {system_table.mean(axis=0).min():.3f})?")
-    return run("8.4", test, "read the system-level table column by column.")
+        assert answer is not None, "set answer_8_4 to one of " + ", ".join(map(repr, DIMENSIONS_8_4))
+        got = str(answer).strip().lower()
+        assert got in DIMENSIONS_8_4, f"{answer!r} is not a quality dimension: use one of {DIMENSIONS_8_4}"
+        assert got == ANSWER_8_4, (
+            f"on {got!r}, at least one of the two intervals (F - ROUGE-1, F - ROUGE-L) includes 0 or lies "
+            f"above it: read the 'high' column of summary_gap, it must be below 0 for both")
+    return run("8.4", test, "in section 4's table summary_gap, look for the dimension whose rows against "
+                            "ROUGE-1 and ROUGE-L both have a 95% interval entirely below 0.")
