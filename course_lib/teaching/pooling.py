@@ -16,6 +16,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.embeddings import embed
+from course_lib.model import load, num_layers_of
 
 
 def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
