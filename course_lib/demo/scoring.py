@@ -1,6 +1,6 @@
 """The demo's state and scoring: input checks, idf corpora, the baseline, and one pair's result.
 
-Each text is embedded once, at every layer (`hidden_states(..., layer=None)`), and kept in a
+Each text is embedded once, at every layer (`hidden_states(..., all_layers=True)`), and kept in a
 small cache; a layer, idf or rescaling change then only recomputes the cosine matrix and the
 greedy matching of `course_lib.bertscore` (a few ms), and a new text costs one forward pass of
 that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.py checks it).
@@ -91,7 +91,7 @@ def encoded(text: str) -> Encoded:
     device = next(model.parameters()).device
     input_ids = torch.tensor([ids], device=device)
     with torch_threads(1 if len(ids) <= SHORT_TEXT else LONG_TEXT_THREADS):
-        layers = hidden_states(model, input_ids, torch.ones_like(input_ids), None)[:, 0].float().cpu()
+        layers = hidden_states(model, input_ids, torch.ones_like(input_ids), all_layers=True)[:, 0].float().cpu()
     special = torch.tensor([i in (tokenizer.cls_token_id, tokenizer.sep_token_id) for i in ids])
     return _remember(_TEXTS, text, Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, layers))
 

@@ -80,8 +80,7 @@ def _cosines_by_layer(a: str, b: str, word: str) -> tuple[float, ...]:
 
 def check_2_3(word_cosine, hint: int = 1) -> bool:
     """word_cosine(sentence_a, sentence_b, word, layer) -> cosine of the word's two vectors."""
-    word_cosine = forbid(word_cosine, "course_lib.teaching.contextual.word_cosine_by_layer",
-                         "course_lib.teaching.contextual.word_vectors")
+    word_cosine = forbid(word_cosine, "course_lib.teaching.contextual.word_cosine_by_layer")
 
     def test():
         for a, b, word, layer in WORD_CASES:
