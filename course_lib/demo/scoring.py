@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.embeddings import encode, hidden_states
+from course_lib.bertscore.embeddings import encode, hidden_states, special_mask
 from course_lib.bertscore.idf import token_weights, uniform_weights
 from course_lib.bertscore.matching import greedy_match
 from course_lib.bertscore.similarity import cosine_matrix
@@ -92,7 +92,7 @@ def encoded(text: str) -> Encoded:
     input_ids = torch.tensor([ids], device=device)
     with torch_threads(1 if len(ids) <= SHORT_TEXT else LONG_TEXT_THREADS):
         layers = hidden_states(model, input_ids, torch.ones_like(input_ids), all_layers=True)[:, 0].float().cpu()
-    special = torch.tensor([i in (tokenizer.cls_token_id, tokenizer.sep_token_id) for i in ids])
+    special = special_mask(torch.tensor(ids), tokenizer)
     return _remember(_TEXTS, text, Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, layers))
 
 

@@ -17,7 +17,7 @@ from course_lib.bertscore.idf import idf_from_ids
 from course_lib.bertscore.inputs import check_count, check_idf, check_layer, choose_model
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.scorer import _baseline_file, _hf_fast_tokenizer, score
-from course_lib.evaluation.signature import bert_score_hash, bert_score_model_name
+from course_lib.engine.hash import bert_score_hash, bert_score_model_name
 from course_lib.model import load, num_layers_of
 
 
@@ -72,7 +72,7 @@ class BERTScorer:
 
     @property
     def hash(self) -> str:
-        """bert-score's hash of this scorer's setting (`course_lib.evaluation.signature.bert_score_hash`)."""
+        """bert-score's hash of this scorer's setting (`course_lib.engine.hash.bert_score_hash`)."""
         return bert_score_hash(self._model_arg, self._num_layers, self._idf, self._rescale_with_baseline,
                                self.use_custom_baseline, self._use_fast_tokenizer)
 

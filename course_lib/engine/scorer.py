@@ -25,7 +25,7 @@ from course_lib.bertscore.matching import best_matches, weighted_mean, zero_empt
 from course_lib.bertscore.similarity import pair_mask
 from course_lib.bertscore.inputs import (check_count, check_idf, check_idf_covers, check_inputs,
                                          check_layer, check_text_unicode, choose_model)
-from course_lib.evaluation.signature import bert_score_hash
+from course_lib.engine.hash import bert_score_hash
 from course_lib.model import load, num_layers_of
 
 CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
