@@ -108,23 +108,29 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
     monkeypatch.setattr(S, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
     monkeypatch.setattr(S, "CHUNK_PAIRS", 7)
     monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
-    monkeypatch.setattr(S, "TOKENIZE_BLOCK", 5)
+    monkeypatch.setattr(S, "WINDOW_PAIRS", 5)
     small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
     assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
     assert max_diff(default, small) <= 1e-6
 
 
 def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
+    """Every pair lands in exactly one chunk; a chunk holds each of its sentences once, within
+    the budget; within a window of pairs, chunks go from the longest pairs to the shortest."""
     cands, refs = pairs
     monkeypatch.setattr(S, "STORE_FLOATS", 384 * 200)
-    monkeypatch.setattr(S, "TOKENIZE_BLOCK", 3)
+    monkeypatch.setattr(S, "WINDOW_PAIRS", 20)
     chunks = list(S._chunks(tokenizer, cands, refs, 384, [0]))
-    assert [c[0] for c in chunks] == [0] + [c[1] for c in chunks[:-1]] and chunks[-1][1] == len(cands)
-    for start, end, sentences, ids in chunks:
-        assert set(sentences) == set(cands[start:end] + refs[start:end])  # each once
+    assert sorted(k for c in chunks for k in c[0]) == list(range(len(cands)))
+    for indices, sentences, ids in chunks:
+        assert len(sentences) == len(set(sentences))
+        assert set(sentences) == {t for k in indices for t in (cands[k], refs[k])}
         assert ids == [E.encode(tokenizer, s) for s in sentences]
-        assert end - start == 1 or sum(map(len, ids)) * 384 <= 384 * 200
+        assert len(indices) == 1 or sum(map(len, ids)) * 384 <= 384 * 200
     assert len(chunks) > 5
+    size = lambda k: len(E.encode(tokenizer, cands[k])) + len(E.encode(tokenizer, refs[k]))  # noqa: E731
+    first_window = [k for c in chunks for k in c[0] if k < 20]
+    assert [size(k) for k in first_window] == sorted((size(k) for k in range(20)), reverse=True)
 
 
 def test_truncation_is_warned_once_with_the_total_count(monkeypatch):
@@ -200,3 +206,38 @@ def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     assert len(sizes) > 5 and max(sizes) <= budget
     monkeypatch.undo()
     assert max_diff((P, R, F), course_lib.score(cands, refs)) <= 1e-6
+
+
+def test_chunks_reuse_one_block_of_memory(monkeypatch):
+    """The chunks' vectors are written into one reused buffer (fresh memory costs a page fault
+    per page on its first write), and the scores are those of fresh memory."""
+    cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=2)
+    expected = course_lib.score(cands, refs, all_layers=True)
+    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 7 * 600)
+    buffers, allocations, add, take = [], [], S.SentenceStore.add, PK.Buffer.take
+
+    def recording_add(self, *args, buffer=None, **kwargs):
+        buffers.append(buffer)
+        add(self, *args, buffer=buffer, **kwargs)
+
+    def recording_take(self, shape, device):
+        before = self.data
+        out = take(self, shape, device)
+        allocations.append(self.data is not before)
+        return out
+
+    monkeypatch.setattr(S.SentenceStore, "add", recording_add)
+    monkeypatch.setattr(PK.Buffer, "take", recording_take)
+    got = course_lib.score(cands, refs, all_layers=True)
+    assert len(buffers) > 5 and buffers[0] is not None and all(b is buffers[0] for b in buffers)
+    assert sum(allocations) <= len(allocations) // 2
+    assert max_diff(expected, got) <= 1e-6
+
+
+def test_buffer_hands_out_its_own_memory_and_grows():
+    buffer = PK.Buffer()
+    a = buffer.take((2, 3, 4), "cpu")
+    b = buffer.take((5, 4), "cpu")
+    assert b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr() and b.shape == (5, 4)
+    c = buffer.take((10, 4), "cpu")
+    assert c.shape == (10, 4) and buffer.data.numel() == 40

@@ -100,6 +100,25 @@ def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor):
     out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
 
 
+class Buffer:
+    """Float32 memory that `embed_packed` writes its vectors into, reused from call to call.
+
+    The operating system maps fresh memory on its first write, which costs about as much as
+    the write itself; one block written again and again skips that.
+    """
+
+    def __init__(self):
+        self.data = None
+
+    def take(self, shape: tuple, device) -> torch.Tensor:
+        """A float32 tensor of `shape` on `device`, in this buffer's memory (enlarged if needed)."""
+        n = int(torch.Size(shape).numel())
+        if self.data is None or self.data.numel() < n or self.data.device != torch.device(device):
+            self.data = None  # free the old block first
+            self.data = torch.empty(n, dtype=torch.float32, device=device)
+        return self.data[:n].view(shape)
+
+
 @dataclass
 class Packed:
     """The token vectors of many sentences, stored end to end without padding.
@@ -119,13 +138,14 @@ class Packed:
 
 @torch.inference_mode()
 def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, batch_size: int = 64,
-                 max_tokens: int = MAX_BATCH_TOKENS, progress=None, all_layers: bool = False) -> Packed:
+                 max_tokens: int = MAX_BATCH_TOKENS, progress=None, all_layers: bool = False,
+                 buffer: Buffer | None = None) -> Packed:
     """Embed tokenized sentences in length-sorted batches (`length_batches`) and pack the
     unit-normalised vectors of their real tokens (no padding) into one tensor.
 
     `layer`: the hidden state to keep (0 = embedding output); all_layers=True keeps every
     layer instead (`layer` is then ignored). `progress(n)` is called after each batch of n
-    sentences.
+    sentences. `buffer`: memory to write the vectors into (by default new memory).
     """
     if not all_layers and not isinstance(layer, int):
         raise ValueError(f"layer must be a hidden-state index (int) unless all_layers=True, got {layer!r}")
@@ -140,7 +160,7 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
     flat_ids = torch.tensor([t for k in order.tolist() for t in ids[k]], dtype=torch.long)
     dim = model.config.hidden_size
     shape = (model.config.num_hidden_layers + 1, int(length.sum()), dim) if all_layers else (int(length.sum()), dim)
-    vectors = torch.empty(shape, dtype=torch.float32, device=device)
+    vectors = (buffer or Buffer()).take(shape, device)
     row = 0
     for batch in batches:
         input_ids, attention_mask = pad([ids[k] for k in batch], pad_id)

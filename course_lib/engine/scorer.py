@@ -58,9 +58,11 @@ class SentenceStore:
         self.index: dict[str, int] = {}
         self.vectors = self.weight = self.special = self.start = self.length = None
 
-    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None):
+    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None,
+            buffer: packing.Buffer | None = None):
         """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
-        known. `progress`: a function called with each model batch's number of sentences."""
+        known. `progress`: a function called with each model batch's number of sentences.
+        `buffer`: memory to write the vectors into (reused from store to store)."""
         if self.start is not None:
             raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
         new = list(dict.fromkeys(sentences))
@@ -72,7 +74,8 @@ class SentenceStore:
             if truncated:
                 warn_truncated(truncated, _max_length(self.tokenizer))
         packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers)
+                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers,
+                                      buffer)
         self.weight, self.special = self._token_info(packed.ids)
         self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
         self.index = {s: k for k, s in enumerate(new)}
@@ -151,41 +154,42 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     return out
 
 
-TOKENIZE_BLOCK = 1024  # pairs tokenized ahead in one call
+WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and sorted by length together
 
 
 def _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
     """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
-    (and at most `CHUNK_PAIRS` pairs). Yields (start, end, sentences, their ids) per chunk.
+    (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids) per chunk.
 
-    Tokenizes ahead in blocks of `TOKENIZE_BLOCK` pairs (one call each) and adds the number of
-    truncated texts to `truncated[0]`. Holds the ids of at most one chunk and one block.
+    The pairs are read in windows of `WINDOW_PAIRS` (tokenized in one call each; the number of
+    truncated texts is added to `truncated[0]`). Within a window, pairs are taken longest
+    first, so each chunk holds sentences of similar lengths: its model batches need little
+    padding, as if all sentences had been sorted together. Holds the ids of one window.
     """
     n = len(flat_cands)
-    cache: dict[str, list[int]] = {}  # ids of every sentence of pairs [start, tokenized)
-    start = tokenized = 0
-    while start < n:
+    for window in range(0, n, WINDOW_PAIRS):
+        stop = min(n, window + WINDOW_PAIRS)
+        todo = list(dict.fromkeys(flat_cands[window:stop] + flat_refs[window:stop]))
+        ids, count = encode_many(tokenizer, todo)
+        truncated[0] += count
+        cache = dict(zip(todo, ids))
+        size = {s: len(i) for s, i in cache.items()}
+        order = sorted(range(window, stop), key=lambda k: -(size[flat_cands[k]] + size[flat_refs[k]]))
         chunk: dict[str, None] = {}
-        tokens, end = 0, start
-        while end < n and end - start < CHUNK_PAIRS:
-            if end == tokenized:
-                stop = min(n, end + TOKENIZE_BLOCK)
-                todo = [s for s in dict.fromkeys(flat_cands[end:stop] + flat_refs[end:stop]) if s not in cache]
-                ids, count = encode_many(tokenizer, todo)
-                truncated[0] += count
-                cache.update(zip(todo, ids))
-                tokenized = stop
-            new = [s for s in dict.fromkeys((flat_cands[end], flat_refs[end])) if s not in chunk]
-            extra = sum(len(cache[s]) for s in new)
-            if end > start and (tokens + extra) * floats_per_token > STORE_FLOATS:
-                break
+        pairs, tokens = [], 0
+        for k in order:
+            new = [s for s in dict.fromkeys((flat_cands[k], flat_refs[k])) if s not in chunk]
+            extra = sum(size[s] for s in new)
+            if pairs and (len(pairs) >= CHUNK_PAIRS or (tokens + extra) * floats_per_token > STORE_FLOATS):
+                yield pairs, list(chunk), [cache[s] for s in chunk]
+                chunk, pairs, tokens = {}, [], 0
+                new = list(dict.fromkeys((flat_cands[k], flat_refs[k])))
+                extra = sum(size[s] for s in new)
             chunk.update(dict.fromkeys(new))
+            pairs.append(k)
             tokens += extra
-            end += 1
-        yield start, end, list(chunk), [cache[s] for s in chunk]
-        ahead = dict.fromkeys(flat_cands[end:tokenized] + flat_refs[end:tokenized])
-        cache = {s: cache[s] for s in ahead}
-        start = end
+        if pairs:
+            yield pairs, list(chunk), [cache[s] for s in chunk]
 
 
 class _Progress:
@@ -259,22 +263,23 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
 
     weights = resolve_weights(idf, flat_refs, tokenizer)
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
-    truncated, results = [0], []
+    truncated = [0]
     progress = _Progress(len(flat_cands), verbose)
+    prf = torch.empty((n_layers + 1, len(flat_cands), 3) if all_layers else (len(flat_cands), 3))
+    buffer = packing.Buffer()  # one block of memory for every chunk's vectors
     with torch.inference_mode(), progress.bar:
-        for start, end, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs,
-                                                  floats_per_token, truncated):
+        for pairs, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
             store = SentenceStore(tokenizer, model, layer, weights, batch_size, all_layers)
-            progress.chunk(end - start, len(sentences))
-            store.add(sentences, progress.embedded, ids=ids)
-            cand_numbers = torch.tensor([store.index[s] for s in flat_cands[start:end]], dtype=torch.long)
-            ref_numbers = torch.tensor([store.index[s] for s in flat_refs[start:end]], dtype=torch.long)
-            results.append(match_pairs(store, cand_numbers, ref_numbers, exclude_special))
+            progress.chunk(len(pairs), len(sentences))
+            store.add(sentences, progress.embedded, ids=ids, buffer=buffer)
+            cand_numbers = torch.tensor([store.index[flat_cands[k]] for k in pairs], dtype=torch.long)
+            ref_numbers = torch.tensor([store.index[flat_refs[k]] for k in pairs], dtype=torch.long)
+            prf[..., pairs, :] = match_pairs(store, cand_numbers, ref_numbers, exclude_special)
             progress.matched()
             del store
+    del buffer
     if truncated[0]:
         warn_truncated(truncated[0], _max_length(tokenizer), stacklevel=2)
-    prf = torch.cat(results, dim=-2)  # [pairs, 3] or [layers, pairs, 3]
 
     if len(flat_cands) > len(cands):  # several references: best P, R, F separately
         prf = best_over_references(prf, [len(g) for g in groups])
