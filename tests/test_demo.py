@@ -28,7 +28,7 @@ def small_idf_corpus():
     demo.IDF_CORPORA["tiny WMT16"] = lambda: demo._wmt16_references()[:200]
     yield
     demo.IDF_CORPORA.pop("tiny WMT16")
-    demo._IDF_CACHE.pop("tiny WMT16", None)
+    demo._SCORERS.pop("tiny WMT16", None)
 
 
 def test_presets_hold_the_chapters_examples():
@@ -72,6 +72,20 @@ def test_idf_scores_equal_course_lib_score_and_are_computed_once():
     assert not close(result.F, demo.analyze(*LAWYER).F)
     with pytest.raises(ValueError):
         demo.idf_for("no such corpus")
+
+
+@pytest.mark.parametrize("corpus", [None, "tiny WMT16"])
+def test_the_demos_settings_are_a_bertscorer(corpus):
+    """The demo keeps no idf or baseline of its own: one course_lib.BERTScorer per idf corpus
+    holds them, and the demo's scores at every layer are that scorer's."""
+    scorer = demo.scorer_for(corpus)
+    assert isinstance(scorer, course_lib.BERTScorer) and demo.scorer_for(corpus) is scorer
+    assert demo.idf_for(corpus) is scorer.idf_dict and (scorer.idf_dict is None) == (corpus is None)
+    raw = scorer.score([LAWYER[0]], [LAWYER[1]])  # [layers, 1] each, rescaled
+    for layer in (1, course_lib.DEFAULT_LAYER, 6):
+        result = demo.analyze(*LAWYER, layer=layer, idf_corpus=corpus, rescale_with_baseline=True)
+        assert close(result.P, raw[0][layer, 0]) and close(result.F, raw[2][layer, 0])
+        assert torch.equal(demo.baseline_for(layer), scorer.baseline_vals[layer, 0])
 
 
 def test_heatmap_shows_every_cosine_and_marks_the_greedy_matches():

@@ -62,7 +62,7 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     'idf on/off', 'rescale on/off', 'new text', 'long text (330 words)', 'idf first time',
     'rank class set'. "Not cached" clears every embedded text and scored pair first.
     """
-    from course_lib.demo.inputs import _IDF_CACHE, IDF_CORPORA, idf_for
+    from course_lib.demo.inputs import _SCORERS, IDF_CORPORA, idf_for
     from course_lib.demo.widgets import ClassView, Demo
 
     now = _clock(clock)
@@ -93,10 +93,10 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     for i in range(max(3, n // 5)):
         timed("long text (330 words)", lambda: setattr(demo.candidate, "value", f"{text} {i}"))
     corpus = list(IDF_CORPORA)[0]
-    weights = _IDF_CACHE.pop(corpus)
+    scorer = _SCORERS.pop(corpus)
     demo.idf.value = False
     timed("idf first time", lambda: setattr(demo.idf, "value", True))
-    _IDF_CACHE.setdefault(corpus, weights)
+    _SCORERS.setdefault(corpus, scorer)
     view = ClassView()
     for _ in range(3):
         timed("rank class set", view.update, before=clear_cache)

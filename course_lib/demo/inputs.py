@@ -1,15 +1,14 @@
-"""The demo's settings and inputs: idf corpora (computed once each), the rescaling baseline, and
-the checks that turn bad input into a message for the audience (`InputProblem`)."""
+"""The demo's settings and inputs: one `BERTScorer` per idf corpus (its idf weights computed
+once, the rescaling baseline read once), and the checks that turn bad input into a message for
+the audience (`InputProblem`)."""
 from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.baseline import default_baseline_path, layer_baseline
-from course_lib.bertscore.idf import idf_weights
 from course_lib.model import load, num_layers_of
 
 # ---------------------------------------------------------------------------------------------
-# idf corpora (computed once per corpus, then cached) and the rescaling baseline
+# idf corpora and the rescaling baseline: held by one BERTScorer per corpus
 # ---------------------------------------------------------------------------------------------
 
 
@@ -28,7 +27,7 @@ def _stsb_sentences() -> list[str]:
 
 
 IDF_CORPORA = {"WMT16 references": _wmt16_references, "STS-B sentences": _stsb_sentences}
-_IDF_CACHE: dict = {}
+_SCORERS: dict = {}  # idf corpus name (None: no idf) -> BERTScorer
 
 
 def corpus_size(name: str) -> int:
@@ -37,29 +36,33 @@ def corpus_size(name: str) -> int:
 
 
 def idf_ready(name: str | None) -> bool:
-    """True when `idf_for(name)` returns at once (no idf, or computed before)."""
-    return name is None or name in _IDF_CACHE
+    """True when `scorer_for(name)` returns at once (no idf, or its idf computed before)."""
+    return name is None or name in _SCORERS
+
+
+def scorer_for(name: str | None):
+    """The demo's settings as a `course_lib.BERTScorer` (embedded model, every layer, the
+    course's baseline), with idf from the named corpus (None: no idf). Built once per corpus:
+    the idf over its M unique texts, idf(w) = log((M + 1) / (df(w) + 1)), is computed then."""
+    from course_lib.engine.bertscorer import BERTScorer
+
+    if name is not None and name not in IDF_CORPORA:
+        raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
+    if name not in _SCORERS:
+        sents = IDF_CORPORA[name]() if name is not None else None
+        _SCORERS[name] = BERTScorer(all_layers=True, idf=name is not None, idf_sents=sents,
+                                    rescale_with_baseline=True)
+    return _SCORERS[name]
 
 
 def idf_for(name: str | None):
-    """idf weights {token id: weight} of the named corpus (None: no idf). Computed once.
-
-    idf(w) = log((M + 1) / (df(w) + 1)) over the corpus' M unique texts
-    (`course_lib.bertscore.idf.idf_weights`).
-    """
-    if name is None:
-        return None
-    if name not in IDF_CORPORA:
-        raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
-    if name not in _IDF_CACHE:
-        tokenizer, _ = load()
-        _IDF_CACHE[name] = idf_weights(IDF_CORPORA[name](), tokenizer)
-    return _IDF_CACHE[name]
+    """idf weights {token id: weight} of the named corpus (None: no idf): `scorer_for(name)`'s."""
+    return None if name is None else scorer_for(name).idf_dict
 
 
 def baseline_for(layer: int) -> torch.Tensor:
-    """The course's (P, R, F) baseline [3] of the embedded model at `layer`."""
-    return layer_baseline(default_baseline_path(None), layer)
+    """The course's (P, R, F) baseline [3] of the embedded model at `layer` (the scorer's)."""
+    return scorer_for(None).baseline_vals[layer, 0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,6 +66,12 @@ class BERTScorer:
     baseline_vals = property(lambda self: self._baseline_vals)
 
     @property
+    def idf_dict(self) -> dict | None:
+        """The idf weights {token id: weight} this scorer uses, or None (idf off or not computed
+        yet). Course-only: bert-score keeps them in `_idf_dict`."""
+        return self._idf_dict if self._idf else None
+
+    @property
     def model_type(self) -> str:
         """The model as bert-score names it in the hash (the embedded model: its directory)."""
         return bert_score_model_name(self._model_arg)
