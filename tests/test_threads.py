@@ -88,3 +88,35 @@ def test_truncated_view_shares_parameters_and_leaves_the_model_alone():
     assert {name: id(m) for name, m in model.named_modules()} == before
     shared = dict(model.named_parameters())
     assert all(p is shared[name] for name, p in view.named_parameters())  # no copies of weights
+
+
+def test_two_threads_loading_a_model_at_once_share_one_load(monkeypatch):
+    """`load` checks its cache under a lock: two threads asking for a model not loaded yet get
+    the same object, loaded once."""
+    from course_lib import model as M
+
+    calls = []
+
+    class Fake(torch.nn.Module):
+        pass
+
+    def slow_load(source, model_type):
+        calls.append(model_type)
+        threading.Event().wait(0.2)  # a slow disk: the other thread arrives meanwhile
+        return object(), Fake()
+
+    monkeypatch.setattr(M, "resolve", lambda model_type: model_type)
+    monkeypatch.setattr(M, "_from_pretrained", slow_load)
+    monkeypatch.setattr(M, "_LOADED", {})
+    barrier, got = threading.Barrier(2), []
+
+    def work():
+        barrier.wait()
+        got.append(M.load("some/model", "cpu"))
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls == ["some/model"] and got[0] is got[1]
