@@ -114,11 +114,19 @@ def test_empty_frame(metric):
 # ------------------------------------------------------------------ signature
 
 def test_signature_default():
+    """The exact string, with versions read from independent sources: the running torch and
+    transformers, and pyproject.toml for course_lib (the installed metadata must agree)."""
+    import tomllib
+
+    import transformers
+
+    from course_lib.paths import ROOT
+
+    course = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     sig = signature()
-    v = versions()
-    assert sig == (f"all-MiniLM-L6-v2_L{course_lib.DEFAULT_LAYER}_no-idf_raw_course_lib={v['course_lib']}"
-                   f"_torch={v['torch']}_transformers={v['transformers']}")
-    assert "/" not in sig.split("_course_lib=")[0]
+    assert sig == (f"all-MiniLM-L6-v2_L4_no-idf_raw_course_lib={course}"
+                   f"_torch={torch.__version__}_transformers={transformers.__version__}")
+    assert versions()["course_lib"] == course and versions(["no-such-package"]) == {"no-such-package": "unknown"}
 
 
 @pytest.mark.parametrize("change", [{"num_layers": 2}, {"idf": True}, {"rescale_with_baseline": True},
