@@ -120,3 +120,19 @@ def test_two_threads_loading_a_model_at_once_share_one_load(monkeypatch):
     for t in threads:
         t.join()
     assert calls == ["some/model"] and got[0] is got[1]
+
+
+def test_scoring_does_not_change_the_idf_weights_it_is_given(pairs):
+    """idf weights are shared by every call that scores with them (a BERTScorer, the demo):
+    reading the weight of a token no reference has must not add it to the defaultdict."""
+    from course_lib.bertscore.idf import idf_weights, token_weights
+    from course_lib.bertscore.reference import reference_bertscore
+
+    cands, refs = pairs
+    tokenizer, _ = load()
+    weights = idf_weights(refs[:4], tokenizer)
+    before = dict(weights)
+    score(cands, refs, idf=weights)
+    reference_bertscore(cands[:2], refs[:2], idf=weights)
+    token_weights([999_999 % tokenizer.vocab_size], weights)
+    assert dict(weights) == before

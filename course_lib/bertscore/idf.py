@@ -45,7 +45,16 @@ def uniform_weights(tokenizer) -> defaultdict:
     return weights
 
 
+def weight_of(weights, token_id: int) -> float:
+    """weights[token_id], read without changing `weights`: indexing a defaultdict would add
+    every unseen id to it, and the same weights are shared by every call that scores with them."""
+    factory = getattr(weights, "default_factory", None)
+    if factory is not None and token_id not in weights:
+        return float(factory())
+    return float(weights[token_id])
+
+
 def token_weights(ids: list[int], weights) -> list[float]:
     """The weight of each token of one text."""
-    return [float(weights[i]) for i in ids]
+    return [weight_of(weights, i) for i in ids]
 

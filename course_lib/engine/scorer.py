@@ -20,7 +20,7 @@ from course_lib.bertscore.baseline import default_baseline_path, read_baseline, 
 from course_lib.bertscore.embeddings import _max_length, warn_truncated
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
-from course_lib.bertscore.idf import idf_from_ids, uniform_weights
+from course_lib.bertscore.idf import idf_from_ids, uniform_weights, weight_of
 from course_lib.bertscore.matching import best_matches, weighted_mean, zero_empty
 from course_lib.bertscore.similarity import pair_mask
 from course_lib.bertscore.inputs import (check_count, check_idf, check_idf_covers, check_inputs,
@@ -84,7 +84,7 @@ class SentenceStore:
         """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
         distinct id."""
         distinct, inverse = torch.unique(ids, return_inverse=True)
-        table = torch.tensor([float(self.weights[i]) for i in distinct.tolist()], dtype=torch.float32)
+        table = torch.tensor([weight_of(self.weights, i) for i in distinct.tolist()], dtype=torch.float32)
         special_ids = [i for i in (self.tokenizer.cls_token_id, self.tokenizer.sep_token_id) if i is not None]
         special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
         return table.to(ids.device)[inverse], special
