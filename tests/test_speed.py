@@ -241,3 +241,18 @@ def test_buffer_hands_out_its_own_memory_and_grows():
     assert b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr() and b.shape == (5, 4)
     c = buffer.take((10, 4), "cpu")
     assert c.shape == (10, 4) and buffer.data.numel() == 40
+
+
+def test_windows_bound_pairs_and_characters(monkeypatch):
+    """Pairs are tokenized a window at a time: at most WINDOW_PAIRS pairs and WINDOW_CHARS
+    characters (a single longer pair gets a window of its own), covering every pair in order."""
+    monkeypatch.setattr(S, "WINDOW_PAIRS", 4)
+    monkeypatch.setattr(S, "WINDOW_CHARS", 30)
+    cands = ["a" * 5, "b" * 5, "c" * 40, "d", "e", "f", "g", "h", "i" * 10, "j" * 10]
+    refs = ["x" * 5] * len(cands)
+    windows = list(S._windows(cands, refs))
+    assert [k for a, b in windows for k in range(a, b)] == list(range(len(cands)))
+    for a, b in windows:
+        chars = sum(len(cands[k]) + len(refs[k]) for k in range(a, b))
+        assert b - a <= 4 and (chars <= 30 or b - a == 1)
+    assert (2, 3) in windows  # the 45-character pair alone

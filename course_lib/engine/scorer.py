@@ -154,21 +154,35 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     return out
 
 
-WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and sorted by length together
+WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and sorted by length together, at most
+WINDOW_CHARS = 1 << 22  # characters of those pairs' texts, at most (bounds the ids held at once)
+
+
+def _windows(flat_cands, flat_refs):
+    """(start, stop) of consecutive windows of pairs: at most `WINDOW_PAIRS` pairs and (unless
+    one pair alone is longer) at most `WINDOW_CHARS` characters of text."""
+    start, stop, chars = 0, 0, 0
+    while stop < len(flat_cands):
+        size = len(flat_cands[stop]) + len(flat_refs[stop])
+        if stop > start and (stop - start >= WINDOW_PAIRS or chars + size > WINDOW_CHARS):
+            yield start, stop
+            start, chars = stop, 0
+        chars += size
+        stop += 1
+    if stop > start:
+        yield start, stop
 
 
 def _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
     """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
     (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids) per chunk.
 
-    The pairs are read in windows of `WINDOW_PAIRS` (tokenized in one call each; the number of
+    The pairs are read in windows (`_windows`), each tokenized in one call (the number of
     truncated texts is added to `truncated[0]`). Within a window, pairs are taken longest
     first, so each chunk holds sentences of similar lengths: its model batches need little
     padding, as if all sentences had been sorted together. Holds the ids of one window.
     """
-    n = len(flat_cands)
-    for window in range(0, n, WINDOW_PAIRS):
-        stop = min(n, window + WINDOW_PAIRS)
+    for window, stop in _windows(flat_cands, flat_refs):
         todo = list(dict.fromkeys(flat_cands[window:stop] + flat_refs[window:stop]))
         ids, count = encode_many(tokenizer, todo)
         truncated[0] += count
