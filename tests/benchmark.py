@@ -380,8 +380,9 @@ def report(args, info, res, loads) -> str:
         "text in data/); each unique sentence embedded once; sentences sorted by token length and "
         "batched by a token budget; only the layers needed are run, under `inference_mode`; token "
         "vectors kept packed without padding; matching on length-sorted batches gathered from them; "
-        "long inputs stream in chunks sized by memory, the pairs of a window of 16,384 taken "
-        "longest first (so a chunk's batches need little padding), every chunk written into one "
+        "long inputs stream in chunks sized by memory, the pairs of a window (up to 16,384 pairs, "
+        "4M characters) taken longest first (so a chunk's batches need little padding), every "
+        "chunk written into one "
         "reused block of memory. Rerun: `make bench` (this run took "
         f"{args.elapsed / 60:.0f} minutes), or `.venv/bin/python tests/benchmark.py --quick` "
         "(`--threads 1` gives steadier numbers on a busy machine).",
