@@ -14,7 +14,7 @@ Packages, one concern each:
     model, paths        loading the model (offline, checksum), where data and figures live
     bertscore/          the metric as taught: embeddings, similarity, matching, idf, baseline,
                         inputs (checks shared by every entry point), reference (reference_bertscore)
-    engine/             the fast engine: scorer (score), bertscorer (BERTScorer), packing,
+    engine/             the fast engine: scorer (score), bertscorer (BERTScorer), packing, streaming,
                         fast_tokenizer, baseline (computing one), long_text
     lexical/            BLEU, ROUGE, perplexity, from scratch
     evaluation/         correlation with human judgments, datasets, metric (BERTScoreMetric), signature

@@ -1,4 +1,4 @@
-"""Speed benchmark for issue 7: course_lib.score vs bert-score vs the bare forward pass.
+"""Speed benchmark: course_lib.score vs bert-score vs the bare forward pass.
 
     make bench                                   # = .venv/bin/python tests/benchmark.py
     .venv/bin/python tests/benchmark.py --quick  # a small subset (about 3 minutes on 2 cores)

@@ -131,7 +131,7 @@ def test_same_input_twice_and_batch_size_invariance():
         assert max((a - b).abs().max().item() for a, b in zip(first, other)) <= 1e-6
 
 
-# ------------------------------------------- issue 14 §6: bad settings fail before any scoring
+# ------------------------------------------- bad settings fail before any scoring
 
 @pytest.fixture
 def no_scoring(monkeypatch):

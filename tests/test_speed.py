@@ -1,4 +1,4 @@
-"""The speed changes of issue 7 keep the numbers: fast tokenizer, token-budget batching,
+"""The engine's speed measures keep the numbers: fast tokenizer, token-budget batching,
 packed vectors, chunked streaming, vectorised several-reference maximum, progress bar."""
 import random
 import warnings
@@ -12,6 +12,7 @@ import course_lib.bertscore.embeddings as E
 import course_lib.engine.fast_tokenizer as FT
 import course_lib.engine.packing as PK
 import course_lib.engine.scorer as S
+import course_lib.engine.streaming as ST
 from course_lib.evaluation import datasets
 
 EDGE_CASES = [
@@ -105,10 +106,10 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
         one_by_one = course_lib.score(cands, refs, idf=True, batch_size=1)
         assert max_diff(default, one_by_one) <= 1e-6
     monkeypatch.setattr(PK, "MAX_BATCH_TOKENS", 64)
-    monkeypatch.setattr(S, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
-    monkeypatch.setattr(S, "CHUNK_PAIRS", 7)
+    monkeypatch.setattr(ST, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
+    monkeypatch.setattr(ST, "CHUNK_PAIRS", 7)
     monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
-    monkeypatch.setattr(S, "WINDOW_PAIRS", 5)
+    monkeypatch.setattr(ST, "WINDOW_PAIRS", 5)
     small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
     assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
     assert max_diff(default, small) <= 1e-6
@@ -118,9 +119,9 @@ def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
     """Every pair lands in exactly one chunk; a chunk holds each of its sentences once, within
     the budget; within a window of pairs, chunks go from the longest pairs to the shortest."""
     cands, refs = pairs
-    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 200)
-    monkeypatch.setattr(S, "WINDOW_PAIRS", 20)
-    chunks = list(S._chunks(tokenizer, cands, refs, 384, [0]))
+    monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 200)
+    monkeypatch.setattr(ST, "WINDOW_PAIRS", 20)
+    chunks = list(ST.chunks(tokenizer, cands, refs, 384, [0]))
     assert sorted(k for c in chunks for k in c[0]) == list(range(len(cands)))
     for indices, sentences, ids in chunks:
         assert len(sentences) == len(set(sentences))
@@ -136,7 +137,7 @@ def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
 def test_truncation_is_warned_once_with_the_total_count(monkeypatch):
     long_text = " ".join(datasets.wmt16().ref.tolist()[:40])  # ~1,000 word pieces
     other = long_text.replace("the", "a")
-    monkeypatch.setattr(S, "CHUNK_PAIRS", 1)  # the two long texts land in different chunks
+    monkeypatch.setattr(ST, "CHUNK_PAIRS", 1)  # the two long texts land in different chunks
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         course_lib.score([long_text, "Short.", other], ["Short.", long_text, "Short."])
@@ -194,7 +195,7 @@ def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     (a single pair may exceed it alone)."""
     cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=1)
     budget = 384 * 400
-    monkeypatch.setattr(S, "STORE_FLOATS", budget)
+    monkeypatch.setattr(ST, "STORE_FLOATS", budget)
     sizes, add = [], S.SentenceStore.add
 
     def recording_add(self, *args, **kwargs):
@@ -213,7 +214,7 @@ def test_chunks_reuse_one_block_of_memory(monkeypatch):
     per page on its first write), and the scores are those of fresh memory."""
     cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=2)
     expected = course_lib.score(cands, refs, all_layers=True)
-    monkeypatch.setattr(S, "STORE_FLOATS", 384 * 7 * 600)
+    monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 7 * 600)
     buffers, allocations, add, take = [], [], S.SentenceStore.add, PK.Buffer.take
 
     def recording_add(self, *args, buffer=None, **kwargs):
@@ -246,11 +247,11 @@ def test_buffer_hands_out_its_own_memory_and_grows():
 def test_windows_bound_pairs_and_characters(monkeypatch):
     """Pairs are tokenized a window at a time: at most WINDOW_PAIRS pairs and WINDOW_CHARS
     characters (a single longer pair gets a window of its own), covering every pair in order."""
-    monkeypatch.setattr(S, "WINDOW_PAIRS", 4)
-    monkeypatch.setattr(S, "WINDOW_CHARS", 30)
+    monkeypatch.setattr(ST, "WINDOW_PAIRS", 4)
+    monkeypatch.setattr(ST, "WINDOW_CHARS", 30)
     cands = ["a" * 5, "b" * 5, "c" * 40, "d", "e", "f", "g", "h", "i" * 10, "j" * 10]
     refs = ["x" * 5] * len(cands)
-    windows = list(S._windows(cands, refs))
+    windows = list(ST.windows(cands, refs))
     assert [k for a, b in windows for k in range(a, b)] == list(range(len(cands)))
     for a, b in windows:
         chars = sum(len(cands[k]) + len(refs[k]) for k in range(a, b))

@@ -6,19 +6,19 @@
    a token budget, run the model (only up to the layer asked for), keep the vectors packed
 4. greedy matching on padded batches of pairs, gathered from the packed vectors -> P, R, F
 5. several references: keep the best P, R and F separately; then rescale with a baseline
-Long inputs stream through in chunks of pairs whose stored vectors fit a memory budget, so
-100,000 pairs need no more memory than a few thousand.
+Long inputs stream through in chunks of pairs whose stored vectors fit a memory budget
+(`course_lib.engine.streaming`), so 100,000 pairs need no more memory than a few thousand.
 """
 from __future__ import annotations
 
 import os
 
 import torch
-from tqdm.auto import tqdm
 
 from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
 from course_lib.bertscore.embeddings import _max_length, warn_truncated
 from course_lib.engine import packing
+from course_lib.engine.streaming import Progress, chunks
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.bertscore.idf import idf_from_ids, uniform_weights, weight_of
 from course_lib.bertscore.matching import best_matches, weighted_mean, zero_empty
@@ -28,8 +28,6 @@ from course_lib.bertscore.inputs import (check_count, check_idf, check_idf_cover
 from course_lib.engine.hash import bert_score_hash
 from course_lib.model import load, num_layers_of
 
-CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
-STORE_FLOATS = 1 << 26  # the most stored vector floats per chunk (256 MB in float32)
 MATCH_FLOATS = 1 << 23  # the most gathered vector floats per matching batch (32 MB)
 
 
@@ -154,78 +152,6 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     return out
 
 
-WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and sorted by length together, at most
-WINDOW_CHARS = 1 << 22  # characters of those pairs' texts, at most (bounds the ids held at once)
-
-
-def _windows(flat_cands, flat_refs):
-    """(start, stop) of consecutive windows of pairs: at most `WINDOW_PAIRS` pairs and (unless
-    one pair alone is longer) at most `WINDOW_CHARS` characters of text."""
-    start, stop, chars = 0, 0, 0
-    while stop < len(flat_cands):
-        size = len(flat_cands[stop]) + len(flat_refs[stop])
-        if stop > start and (stop - start >= WINDOW_PAIRS or chars + size > WINDOW_CHARS):
-            yield start, stop
-            start, chars = stop, 0
-        chars += size
-        stop += 1
-    if stop > start:
-        yield start, stop
-
-
-def _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
-    """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
-    (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids) per chunk.
-
-    The pairs are read in windows (`_windows`), each tokenized in one call (the number of
-    truncated texts is added to `truncated[0]`). Within a window, pairs are taken longest
-    first, so each chunk holds sentences of similar lengths: its model batches need little
-    padding, as if all sentences had been sorted together. Holds the ids of one window.
-    """
-    for window, stop in _windows(flat_cands, flat_refs):
-        todo = list(dict.fromkeys(flat_cands[window:stop] + flat_refs[window:stop]))
-        ids, count = encode_many(tokenizer, todo)
-        truncated[0] += count
-        cache = dict(zip(todo, ids))
-        size = {s: len(i) for s, i in cache.items()}
-        order = sorted(range(window, stop), key=lambda k: -(size[flat_cands[k]] + size[flat_refs[k]]))
-        chunk: dict[str, None] = {}
-        pairs, tokens = [], 0
-        for k in order:
-            new = [s for s in dict.fromkeys((flat_cands[k], flat_refs[k])) if s not in chunk]
-            extra = sum(size[s] for s in new)
-            if pairs and (len(pairs) >= CHUNK_PAIRS or (tokens + extra) * floats_per_token > STORE_FLOATS):
-                yield pairs, list(chunk), [cache[s] for s in chunk]
-                chunk, pairs, tokens = {}, [], 0
-                new = list(dict.fromkeys((flat_cands[k], flat_refs[k])))
-                extra = sum(size[s] for s in new)
-            chunk.update(dict.fromkeys(new))
-            pairs.append(k)
-            tokens += extra
-        if pairs:
-            yield pairs, list(chunk), [cache[s] for s in chunk]
-
-
-class _Progress:
-    """One bar over the pairs (stderr). Within a chunk it moves as sentences are embedded
-    (90 % of the chunk's share), then jumps to the chunk's end once its pairs are matched."""
-
-    def __init__(self, total: int, enabled: bool):
-        self.bar = tqdm(total=total, desc="BERTScore", unit="pair", disable=not enabled)
-        self.done = 0.0
-
-    def chunk(self, n_pairs: int, n_sentences: int):
-        self.end, self.rate = self.bar.n + n_pairs, 0.9 * n_pairs / max(1, n_sentences)
-
-    def embedded(self, n_sentences: int):
-        self.done += self.rate * n_sentences
-        self.bar.update(max(0, min(int(self.done), self.end) - self.bar.n))
-
-    def matched(self):
-        self.done = self.end
-        self.bar.update(self.end - self.bar.n)
-
-
 def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=False, device=None,
           batch_size=64, nthreads=4, all_layers=False, lang=None, return_hash=False,
           rescale_with_baseline=False, baseline_path=None, use_fast_tokenizer=False, *,
@@ -278,11 +204,11 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     weights = resolve_weights(idf, flat_refs, tokenizer)
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
     truncated = [0]
-    progress = _Progress(len(flat_cands), verbose)
+    progress = Progress(len(flat_cands), verbose)
     prf = torch.empty((n_layers + 1, len(flat_cands), 3) if all_layers else (len(flat_cands), 3))
     buffer = packing.Buffer()  # one block of memory for every chunk's vectors
     with torch.inference_mode(), progress.bar:
-        for pairs, sentences, ids in _chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
+        for pairs, sentences, ids in chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
             store = SentenceStore(tokenizer, model, layer, weights, batch_size, all_layers)
             progress.chunk(len(pairs), len(sentences))
             store.add(sentences, progress.embedded, ids=ids, buffer=buffer)
