@@ -16,7 +16,7 @@ Packages, one concern each:
                         inputs (checks shared by every entry point), reference (reference_bertscore)
     engine/             the fast engine: scorer (score), bertscorer (BERTScorer), packing, streaming,
                         fast_tokenizer, baseline (computing one), long_text
-    lexical/            BLEU, ROUGE, perplexity, from scratch
+    lexical/            BLEU (and its 13a tokenizer), ROUGE, perplexity, from scratch
     evaluation/         correlation with human judgments, datasets, metric (BERTScoreMetric), signature
     teaching/, demo/, course/   plots and notebook helpers, the live demo, exercises and checks
 """

@@ -17,74 +17,23 @@ What the numbers here reproduce exactly (tested in tests/test_lexical.py):
 
 That needs three sacrebleu conventions on top of the paper's formula:
 
-1. the "13a" tokenizer (``tokenize_13a``),
+1. the "13a" tokenizer (``tokenize_13a``, in ``course_lib.lexical.tokenize_13a``),
 2. "exp" smoothing of zero precisions (``smoothed_precisions``),
 3. at sentence level, the *effective order*: only the orders n for which the
    candidate has at least one n-gram enter the geometric mean.
 """
 
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
+
+from course_lib.lexical.tokenize_13a import tokenize_13a  # noqa: F401 (also offered here)
 
 MAX_ORDER = 4
 
 
 # ---------------------------------------------------------------------------
-# 1. Tokenization: sacrebleu's default "13a" tokenizer (mteval-v13a.pl)
-# ---------------------------------------------------------------------------
-
-# HTML entities that mteval-v13a un-escapes before tokenizing.
-_HTML_ENTITIES = {"&quot;": '"', "&amp;": "&", "&lt;": "<", "&gt;": ">"}
-
-# Every ASCII punctuation mark except the apostrophe, the hyphen, the period and
-# the comma becomes a token of its own, wherever it stands.
-_ALWAYS_SPLIT = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"
-_ALWAYS_SPLIT_RE = re.compile("([" + re.escape(_ALWAYS_SPLIT) + "])")
-
-# Periods and commas are split off unless they sit inside a number: "3.5" and
-# "1,000" stay whole, "end." and "a,b" are split. The two rules run one after
-# the other; each regex consumes the neighbouring character, as mteval does.
-_POINT_AFTER_NON_DIGIT_RE = re.compile(r"([^0-9])([.,])")
-_POINT_BEFORE_NON_DIGIT_RE = re.compile(r"([.,])([^0-9])")
-
-# A dash right after a digit is split off: "2-3" -> "2 - 3", but "e-mail" stays.
-_DASH_AFTER_DIGIT_RE = re.compile(r"([0-9])(-)")
-
-
-def tokenize_13a(text: str) -> list[str]:
-    """Split ``text`` into tokens the way sacrebleu's BLEU does by default.
-
-    Steps (language independent, then Western punctuation rules):
-
-    1. strip trailing whitespace (sacrebleu does this before tokenizing),
-    2. drop the marker ``<skipped>``, join words hyphenated across lines
-       (``"-\\n"`` -> ``""``), turn the remaining newlines into spaces,
-    3. un-escape ``&quot; &amp; &lt; &gt;``,
-    4. pad with one space on each side (so that a period at the very end
-       or start of the line is seen with a non-digit neighbour),
-    5. apply the punctuation rules above, then split on whitespace.
-
-    No lowercasing: BLEU is case sensitive by default.
-
-    >>> tokenize_13a("It costs $20.00, doesn't it?")
-    ['It', 'costs', '$', '20.00', ',', "doesn't", 'it', '?']
-    """
-    line = text.rstrip()
-    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    for entity, char in _HTML_ENTITIES.items():
-        line = line.replace(entity, char)
-    line = f" {line} "
-    line = _ALWAYS_SPLIT_RE.sub(r" \1 ", line)
-    line = _POINT_AFTER_NON_DIGIT_RE.sub(r"\1 \2 ", line)
-    line = _POINT_BEFORE_NON_DIGIT_RE.sub(r" \1 \2", line)
-    line = _DASH_AFTER_DIGIT_RE.sub(r"\1 \2 ", line)
-    return line.split()
-
-
-# ---------------------------------------------------------------------------
-# 2. Counting: n-grams, clipped matches, lengths
+# 1. Counting: n-grams, clipped matches, lengths
 # ---------------------------------------------------------------------------
 
 def ngrams(tokens: list[str], n: int) -> Counter:
@@ -184,7 +133,7 @@ def sentence_stats(candidate: str, references: list[str], max_n: int = MAX_ORDER
 
 
 # ---------------------------------------------------------------------------
-# 3. From counts to a score: smoothing, effective order, geometric mean
+# 2. From counts to a score: smoothing, effective order, geometric mean
 # ---------------------------------------------------------------------------
 
 def smoothed_precisions(matches: list[int], totals: list[int]) -> list[float]:
@@ -255,7 +204,7 @@ def bleu_from_stats(stats: BleuStats, effective_order: bool) -> BleuDetails:
 
 
 # ---------------------------------------------------------------------------
-# 4. Public entry points
+# 3. Public entry points
 # ---------------------------------------------------------------------------
 
 def require_text(value, what: str) -> str:
