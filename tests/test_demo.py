@@ -10,7 +10,7 @@ import torch
 
 import course_lib
 from course_lib import demo
-from course_lib.bertscore.idf import idf_weights
+from course_lib.bertscore.idf import idf_weights, weight_of
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.paths import NOTEBOOKS
@@ -84,11 +84,11 @@ def test_the_demos_settings_are_a_bertscorer(corpus):
     assert demo.idf_for(corpus) is scorer.idf_dict and (scorer.idf_dict is None) == (corpus is None)
     if corpus is not None:  # the scorer's idf = the taught idf over the corpus' texts
         taught = idf_weights(demo.IDF_CORPORA[corpus](), course_lib.load()[0])
-        assert dict(scorer.idf_dict) == dict(taught) and scorer.idf_dict[-1] == taught[-1]
-    raw = scorer.score([LAWYER[0]], [LAWYER[1]])  # [layers, 1] each, rescaled
+        assert dict(scorer.idf_dict) == dict(taught) and weight_of(scorer.idf_dict, -1) == weight_of(taught, -1)
+    rescaled = scorer.score([LAWYER[0]], [LAWYER[1]])  # P, R, F [layers, 1] each
     for layer in (1, course_lib.DEFAULT_LAYER, 6):
         result = demo.analyze(*LAWYER, layer=layer, idf_corpus=corpus, rescale_with_baseline=True)
-        assert close(result.P, raw[0][layer, 0]) and close(result.F, raw[2][layer, 0])
+        assert close(result.P, rescaled[0][layer, 0]) and close(result.F, rescaled[2][layer, 0])
         assert torch.equal(demo.baseline_for(layer), scorer.baseline_vals[layer, 0])
 
 

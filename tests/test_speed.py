@@ -109,7 +109,7 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
     monkeypatch.setattr(ST, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
     monkeypatch.setattr(ST, "CHUNK_PAIRS", 7)
     monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
-    monkeypatch.setattr(ST, "WINDOW_PAIRS", 5)
+    monkeypatch.setattr(ST, "WINDOW_PAIRS", 11)
     small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
     assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
     assert max_diff(default, small) <= 1e-6
@@ -129,9 +129,31 @@ def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
         assert ids == [E.encode(tokenizer, s) for s in sentences]
         assert len(indices) == 1 or sum(map(len, ids)) * 384 <= 384 * 200
     assert len(chunks) > 5
-    size = lambda k: len(E.encode(tokenizer, cands[k])) + len(E.encode(tokenizer, refs[k]))  # noqa: E731
+    size = {t: len(E.encode(tokenizer, t)) for t in cands[:20] + refs[:20]}
     first_window = [k for c in chunks for k in c[0] if k < 20]
-    assert [size(k) for k in first_window] == sorted((size(k) for k in range(20)), reverse=True)
+    assert first_window == [k for group in ST.pair_groups(range(20), cands, refs, size) for k in group]
+
+
+def test_pair_groups_keep_shared_sentences_together_longest_first():
+    """Groups of pairs linked by a shared sentence stay together, longest group first; inside
+    a group, longest candidate first with its pairs side by side."""
+    size = {"X": 3, "Y": 8, "Z": 2, "R1": 2, "R2": 5, "R3": 1}
+    cands, refs = ["X", "X", "Y", "Z"], ["R1", "R2", "R3", "R1"]  # Z shares R1 with X
+    assert ST.pair_groups(range(4), cands, refs, size) == [[2], [0, 1, 3]]
+
+
+def test_several_references_are_not_embedded_twice(tokenizer, monkeypatch):
+    """A candidate and its references form one group, never split across chunks: with a
+    small memory budget (many chunks), still every sentence is embedded once."""
+    wmt = datasets.wmt16().head(150)
+    cands = wmt.mt.tolist()[:50]
+    groups = [[wmt.ref.iloc[k], wmt.mt.iloc[k + 50], wmt.ref.iloc[k + 100]] for k in range(50)]
+    flat_cands = [c for c, g in zip(cands, groups) for _ in g]
+    flat_refs = [r for g in groups for r in g]
+    monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 400)
+    chunks = list(ST.chunks(tokenizer, flat_cands, flat_refs, 384, [0]))
+    assert len(chunks) > 5
+    assert sum(len(sentences) for _, sentences, _ in chunks) == len(set(flat_cands + flat_refs))
 
 
 def test_truncation_is_warned_once_with_the_total_count(monkeypatch):

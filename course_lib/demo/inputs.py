@@ -43,7 +43,9 @@ def idf_ready(name: str | None) -> bool:
 def scorer_for(name: str | None):
     """The demo's settings as a `course_lib.BERTScorer` (embedded model, every layer, the
     course's baseline), with idf from the named corpus (None: no idf). Built once per corpus:
-    the idf over its M unique texts, idf(w) = log((M + 1) / (df(w) + 1)), is computed then."""
+    the idf over its M unique texts, idf(w) = log((M + 1) / (df(w) + 1)), is computed then.
+    The demo reads its settings (`idf_dict`, `baseline_vals`); it scores from its own cache of
+    embedded texts (`demo.scoring`), tested equal to this scorer's `.score()`."""
     from course_lib.engine.bertscorer import BERTScorer
 
     if name is not None and name not in IDF_CORPORA:

@@ -104,7 +104,8 @@ class Buffer:
     """Float32 memory that `embed_packed` writes its vectors into, reused from call to call.
 
     The operating system maps fresh memory on its first write, which costs about as much as
-    the write itself; one block written again and again skips that.
+    the write itself; one block written again and again skips that. A tensor handed out by
+    `take` is valid only until the next `take`, which reuses the same memory.
     """
 
     def __init__(self):
@@ -113,7 +114,8 @@ class Buffer:
     def take(self, shape: tuple, device) -> torch.Tensor:
         """A float32 tensor of `shape` on `device`, in this buffer's memory (enlarged if needed)."""
         n = int(torch.Size(shape).numel())
-        if self.data is None or self.data.numel() < n or self.data.device != torch.device(device):
+        device = torch.empty(0, device=device).device  # "cuda" -> "cuda:0", as tensors report it
+        if self.data is None or self.data.numel() < n or self.data.device != device:
             self.data = None  # free the old block first
             self.data = torch.empty(n, dtype=torch.float32, device=device)
         return self.data[:n].view(shape)

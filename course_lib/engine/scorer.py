@@ -2,7 +2,7 @@
 
 1. check the inputs; flatten several references per candidate into pairs
 2. weights: idf from the references (or 1), 0 for [CLS]/[SEP]
-3. embed each unique sentence once: tokenize all in one call, sort by token length, batch by
+3. embed each unique sentence once: tokenize a window of pairs in one call, sort by token length, batch by
    a token budget, run the model (only up to the layer asked for), keep the vectors packed
 4. greedy matching on padded batches of pairs, gathered from the packed vectors -> P, R, F
 5. several references: keep the best P, R and F separately; then rescale with a baseline
@@ -60,7 +60,8 @@ class SentenceStore:
             buffer: packing.Buffer | None = None):
         """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
         known. `progress`: a function called with each model batch's number of sentences.
-        `buffer`: memory to write the vectors into (reused from store to store)."""
+        `buffer`: memory to write the vectors into, reused from store to store (this store's
+        vectors are then valid only until the buffer's next use)."""
         if self.start is not None:
             raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
         new = list(dict.fromkeys(sentences))
@@ -205,6 +206,7 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
     truncated = [0]
     progress = Progress(len(flat_cands), verbose)
+    # made outside inference_mode: the scores returned are ordinary tensors a user may change in place
     prf = torch.empty((n_layers + 1, len(flat_cands), 3) if all_layers else (len(flat_cands), 3))
     buffer = packing.Buffer()  # one block of memory for every chunk's vectors
     with torch.inference_mode(), progress.bar:

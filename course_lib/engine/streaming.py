@@ -2,8 +2,9 @@
 vectors fit a memory budget, and one progress bar over them all.
 
 `course_lib.score` embeds and matches one chunk at a time, so 100,000 pairs need no more memory
-than a few thousand. Within a window the pairs are taken longest first: a chunk then holds
-sentences of similar lengths, and its model batches need little padding.
+than a few thousand. Within a window, pairs that share a sentence are taken together and the
+longest first (`pair_groups`): a shared sentence is embedded in few chunks, and a chunk holds
+sentences of similar lengths, so its model batches need little padding.
 """
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from course_lib.engine.fast_tokenizer import encode_many
 CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
 STORE_FLOATS = 1 << 26  # the most stored vector floats per chunk (256 MB in float32)
 WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and sorted by length together, at most
-WINDOW_CHARS = 1 << 22  # characters of those pairs' texts, at most (bounds the ids held at once)
+# A window's texts have at most WINDOW_CHARS characters: this bounds the token ids held at once
+# (idf=True still tokenizes all references once, to count their document frequencies).
+WINDOW_CHARS = 1 << 22
 
 
 def windows(flat_cands, flat_refs):
@@ -32,14 +35,40 @@ def windows(flat_cands, flat_refs):
         yield start, stop
 
 
+def pair_groups(pairs: range, flat_cands, flat_refs, size: dict) -> list[list[int]]:
+    """The pairs in groups, in the order to take them (size: tokens of each sentence).
+
+    Pairs linked by shared sentences form a group (one candidate with its references; one
+    reference with the candidates of several systems); `chunks` keeps a group in one chunk
+    when it fits, so a shared sentence is embedded once. Groups go longest first (by their
+    longest sentence), so a chunk holds sentences of similar lengths and its model batches
+    need little padding; inside a group, longest candidate first, its pairs side by side.
+    """
+    parent: dict[str, str] = {}  # union-find over sentences
+
+    def root(s):
+        while parent.setdefault(s, s) != s:
+            parent[s] = s = parent[parent[s]]  # path halving
+        return s
+
+    for k in pairs:
+        parent[root(flat_cands[k])] = root(flat_refs[k])
+    groups: dict[str, list[int]] = {}
+    for k in pairs:
+        groups.setdefault(root(flat_cands[k]), []).append(k)
+    longest = {g: max(max(size[flat_cands[k]], size[flat_refs[k]]) for k in ks) for g, ks in groups.items()}
+    by_candidate = lambda k: (-size[flat_cands[k]], flat_cands[k])  # noqa: E731
+    return [sorted(groups[g], key=by_candidate) for g in sorted(groups, key=lambda g: -longest[g])]
+
+
 def chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
     """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
     (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids) per chunk.
 
     The pairs are read in windows (`windows`), each tokenized in one call (the number of
-    truncated texts is added to `truncated[0]`). Within a window, pairs are taken longest
-    first, so each chunk holds sentences of similar lengths: its model batches need little
-    padding, as if all sentences had been sorted together. Holds the ids of one window.
+    truncated texts is added to `truncated[0]`). Within a window they are taken in groups
+    (`pair_groups`): a group that fits in a chunk is never split; only a group larger than a
+    chunk is cut, pair by pair. Holds the ids of one window.
     """
     for window, stop in windows(flat_cands, flat_refs):
         todo = list(dict.fromkeys(flat_cands[window:stop] + flat_refs[window:stop]))
@@ -47,20 +76,26 @@ def chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
         truncated[0] += count
         cache = dict(zip(todo, ids))
         size = {s: len(i) for s, i in cache.items()}
-        order = sorted(range(window, stop), key=lambda k: -(size[flat_cands[k]] + size[flat_refs[k]]))
-        chunk: dict[str, None] = {}
+        chunk: dict[str, None] = {}  # the chunk's sentences, in order
         pairs, tokens = [], 0
-        for k in order:
-            new = [s for s in dict.fromkeys((flat_cands[k], flat_refs[k])) if s not in chunk]
-            extra = sum(size[s] for s in new)
-            if pairs and (len(pairs) >= CHUNK_PAIRS or (tokens + extra) * floats_per_token > STORE_FLOATS):
-                yield pairs, list(chunk), [cache[s] for s in chunk]
-                chunk, pairs, tokens = {}, [], 0
-                new = list(dict.fromkeys((flat_cands[k], flat_refs[k])))
-                extra = sum(size[s] for s in new)
-            chunk.update(dict.fromkeys(new))
-            pairs.append(k)
-            tokens += extra
+
+        def new_sentences(ks):  # sentences of pairs ks not in the chunk yet
+            return list(dict.fromkeys(s for k in ks for s in (flat_cands[k], flat_refs[k]) if s not in chunk))
+
+        def full(ks):  # would adding pairs ks overflow the (non-empty) chunk?
+            extra = sum(size[s] for s in new_sentences(ks))
+            return bool(pairs) and (len(pairs) + len(ks) > CHUNK_PAIRS
+                                    or (tokens + extra) * floats_per_token > STORE_FLOATS)
+
+        for group in pair_groups(range(window, stop), flat_cands, flat_refs, size):
+            for k in group:  # a group that fits in a fresh chunk starts one; a larger one is cut
+                if (k == group[0] and full(group)) or full([k]):
+                    yield pairs, list(chunk), [cache[s] for s in chunk]
+                    chunk, pairs, tokens = {}, [], 0
+                added = new_sentences([k])
+                chunk.update(dict.fromkeys(added))
+                tokens += sum(size[s] for s in added)
+                pairs.append(k)
         if pairs:
             yield pairs, list(chunk), [cache[s] for s in chunk]
 
