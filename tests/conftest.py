@@ -46,3 +46,11 @@ def pytest_make_collect_report(collector):
     report = outcome.get_result()
     if under_ci() and report.skipped:  # a module-level pytest.skip / importorskip
         _fail_skip(report)
+
+
+@pytest.fixture(scope="session")
+def model_path() -> str:
+    """The embedded model's directory, the model_type bert-score loads it by."""
+    from course_lib.model import embedded_model_path
+
+    return str(embedded_model_path())

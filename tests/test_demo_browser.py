@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -227,6 +228,22 @@ def report_failure(page, tmp_path: Path, server: Server) -> None:
         pass
 
 
+@contextmanager
+def demo_page(browser, server: Server, tmp_path: Path):
+    """A 1280×720 page of `browser`; if the block fails, a screenshot and the server's log;
+    then the page is closed and the server stopped."""
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.set_default_timeout(60_000)
+    try:
+        yield page
+    except Exception:
+        report_failure(page, tmp_path, server)
+        raise
+    finally:
+        page.close()
+        server.stop()
+
+
 # --- JupyterLab (make demo) ----------------------------------------------------------------------
 
 def run_all_cells(page) -> None:
@@ -250,9 +267,7 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
     server = Server(launcher("lab", "--ServerApp.port_retries=0", "--LabApp.news_url=None",
                              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                              "--ServerApp.terminals_enabled=False"), tmp_path, lab_settings=QUIET)
-    page = playwright_browser.new_page(viewport={"width": 1280, "height": 720})
-    page.set_default_timeout(60_000)
-    try:
+    with demo_page(playwright_browser, server, tmp_path) as page:
         server.wait("/api/status")
         page.goto(server.url("/lab/tree/demo.ipynb"), wait_until="domcontentloaded")
         page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
@@ -297,12 +312,6 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
             "el => getComputedStyle(el, '::before').content")
         assert "kernel was restarted" in note, note
         wait_for_idle_kernel(page)  # stopping the server mid-restart can hang its shutdown
-    except Exception:
-        report_failure(page, tmp_path, server)
-        raise
-    finally:
-        page.close()
-        server.stop()
     assert NOTEBOOK.read_bytes() == original
 
 
@@ -310,9 +319,7 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
 
 def test_demo_in_voila(playwright_browser, expected, tmp_path):
     server = Server(launcher("present", "--Voila.port_retries=0"), tmp_path)
-    page = playwright_browser.new_page(viewport={"width": 1280, "height": 720})
-    page.set_default_timeout(60_000)
-    try:
+    with demo_page(playwright_browser, server, tmp_path) as page:
         server.wait(tcp_only=True)
         start = time.perf_counter()
         page.goto(server.url("/"), wait_until="domcontentloaded", timeout=300_000)
@@ -326,9 +333,3 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         page.get_by_role("tab", name="A class set").click()  # the class view, in its tab
         page.locator(".bsd-rank").wait_for(state="visible", timeout=60_000)
         assert page.locator(".bsd-rank tr").count() == 11
-    except Exception:
-        report_failure(page, tmp_path, server)
-        raise
-    finally:
-        page.close()
-        server.stop()

@@ -19,7 +19,8 @@ from course_lib.bertscore.baseline import default_baseline_path
 from course_lib.bertscore.idf import idf_weights
 from course_lib.bertscore.reference import reference_bertscore
 from course_lib.evaluation import datasets
-from course_lib.model import embedded_model_path, load
+from course_lib.model import load
+from compare import max_diff
 
 TOL = 1e-5
 LAYERS = range(7)
@@ -47,24 +48,15 @@ def pairs():
     return cands, refs
 
 
-@pytest.fixture(scope="module")
-def path():
-    return str(embedded_model_path())
-
-
-def max_diff(ours, theirs):
-    return max((a - b).abs().max().item() for a, b in zip(ours, theirs))
-
-
-def witness(cands, refs, path, **kw):
+def witness(cands, refs, model_path, **kw):
     """bert-score at every layer 0..6 in one call: P, R, F [7, N]."""
-    return bert_score.score(cands, refs, model_type=path, num_layers=6, all_layers=True, batch_size=1, **kw)
+    return bert_score.score(cands, refs, model_type=model_path, num_layers=6, all_layers=True, batch_size=1, **kw)
 
 
 @pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
-def test_every_layer_matches_bert_score(pairs, path, idf):
+def test_every_layer_matches_bert_score(pairs, model_path, idf):
     cands, refs = pairs
-    theirs = witness(cands, refs, path, idf=idf)
+    theirs = witness(cands, refs, model_path, idf=idf)
     assert theirs[2].shape == (7, len(cands))
     for layer in LAYERS:
         ours = reference_bertscore(cands, refs, num_layers=layer, idf=idf)
@@ -72,18 +64,18 @@ def test_every_layer_matches_bert_score(pairs, path, idf):
     assert ours[2][-3:-1].eq(0).all()  # empty candidate, empty reference: 0, as bert-score says
 
 
-def test_idf_dict_matches_bert_score(pairs, path):
+def test_idf_dict_matches_bert_score(pairs, model_path):
     cands, refs = pairs
     weights = idf_weights(datasets.wmt16().ref.tolist()[:500], load()[0])
     ours = reference_bertscore(cands, refs, num_layers=3, idf=weights)
-    theirs = bert_score.score(cands, refs, model_type=path, num_layers=3, idf=weights, batch_size=1)
+    theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=3, idf=weights, batch_size=1)
     assert max_diff(ours, theirs) <= TOL
 
 
-def test_rescaled_matches_bert_score(pairs, path):
+def test_rescaled_matches_bert_score(pairs, model_path):
     cands, refs = pairs
     baseline = str(default_baseline_path(None))
-    theirs = witness(cands, refs, path, idf=True, rescale_with_baseline=True, lang="en", baseline_path=baseline)
+    theirs = witness(cands, refs, model_path, idf=True, rescale_with_baseline=True, lang="en", baseline_path=baseline)
     for layer in (0, 4, 6):
         ours = reference_bertscore(cands, refs, num_layers=layer, idf=True, rescale_with_baseline=True,
                                    baseline_path=baseline)
@@ -93,7 +85,7 @@ def test_rescaled_matches_bert_score(pairs, path):
 
 
 @pytest.mark.parametrize("layer", [0, 4])
-def test_several_references_match_bert_score(pairs, path, layer):
+def test_several_references_match_bert_score(pairs, model_path, layer):
     """Best P, best R and best F over a candidate's references, each on its own; idf from all
     references; rescaled. (bert-score's all_layers mode mixes layers up with several
     references, so one call per layer.)"""
@@ -103,5 +95,5 @@ def test_several_references_match_bert_score(pairs, path, layer):
     baseline = str(default_baseline_path(None))
     kw = dict(num_layers=layer, idf=True, rescale_with_baseline=True, baseline_path=baseline)
     ours = reference_bertscore(cands, multi, **kw)
-    theirs = bert_score.score(cands, multi, model_type=path, batch_size=1, lang="en", **kw)
+    theirs = bert_score.score(cands, multi, model_type=model_path, batch_size=1, lang="en", **kw)
     assert max_diff(ours, theirs) <= TOL

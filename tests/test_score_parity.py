@@ -14,7 +14,7 @@ import course_lib
 import course_lib.engine.scorer
 from course_lib.evaluation import datasets
 from course_lib.bertscore.baseline import default_baseline_path
-from course_lib.model import embedded_model_path
+from compare import max_diff
 
 TOL = 1e-5
 LAYERS = range(0, 7)
@@ -27,15 +27,6 @@ def pairs():
     cands = wmt.mt.tolist() + sts.sentence1.tolist()
     refs = wmt.ref.tolist() + sts.sentence2.tolist()
     return cands, refs
-
-
-@pytest.fixture(scope="module")
-def model_path():
-    return str(embedded_model_path())
-
-
-def max_diff(ours, theirs):
-    return max((a - b).abs().max().item() for a, b in zip(ours, theirs))
 
 
 def assert_parity(ours, theirs, cands, refs, model_path, **kw):

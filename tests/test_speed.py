@@ -14,6 +14,7 @@ import course_lib.engine.packing as PK
 import course_lib.engine.scorer as S
 import course_lib.engine.streaming as ST
 from course_lib.evaluation import datasets
+from compare import max_diff
 
 EDGE_CASES = [
     "", "   ", "\t\n", "[MASK] is here", "a [mask] b", "x[SEP]y", "[UNK] [CLS] [PAD]", "<s> </s>", "##ing",
@@ -90,10 +91,6 @@ def pairs():
     cands = wmt.mt.tolist() + sts.sentence1.tolist()
     refs = wmt.ref.tolist() + sts.sentence2.tolist()
     return cands + cands[:5], refs + refs[5:10]  # some sentences repeat across pairs
-
-
-def max_diff(a, b):
-    return max((x - y).abs().max().item() for x, y in zip(a, b))
 
 
 @pytest.mark.parametrize("all_layers", [False, True], ids=["layer4", "all-layers"])
