@@ -4,6 +4,8 @@ import math
 import re
 import subprocess
 import sys
+import threading
+import time
 
 import pytest
 import torch
@@ -266,6 +268,45 @@ def test_widget_never_shows_a_traceback(ui, monkeypatch):
     monkeypatch.setattr(demo.widgets, "analyze", broken)
     ui.candidate.value = "Something new."
     assert ui.result is None and "RuntimeError: boom" in ui.message.value and ui.busy.value == ""
+
+
+def _slow_for(real, slow_when, seconds=0.5):
+    """`real`, made to take `seconds` longer when `slow_when(*args)` holds."""
+    def wrapped(*args, **kwargs):
+        if slow_when(*args):
+            time.sleep(seconds)
+        return real(*args, **kwargs)
+    return wrapped
+
+
+def _two_threads(first, second, gap=0.1):
+    """Run `first` on one thread and, `gap` s later, `second` on another (as JupyterLab with
+    ipykernel 7 delivers a click and a text box's new value); wait for both."""
+    a = threading.Thread(target=first)
+    a.start()
+    time.sleep(gap)
+    b = threading.Thread(target=second)
+    b.start()
+    a.join(10)
+    b.join(10)
+
+
+def test_widget_callbacks_on_two_threads_end_on_the_latest_text(ui, monkeypatch):
+    # the Score click redraws the old text slowly while the new text ("   ") arrives on another thread
+    ui.fill(*COLD)
+    monkeypatch.setattr(demo.widgets, "analyze", _slow_for(demo.widgets.analyze, lambda c, *_: c == COLD[0]))
+    _two_threads(ui.button.click, lambda: setattr(ui.candidate, "value", "   "))
+    assert ui.result is None and "demo-problem" in ui.message.value and "empty" in ui.message.value
+    assert ui.scores.value == "" and ui.busy.value == "" and ui.preset.value == demo.CUSTOM
+
+
+def test_class_view_on_two_threads_ranks_the_latest_answers(monkeypatch):
+    view = demo.ClassView()
+    monkeypatch.setattr(demo.widgets, "rank_answers",
+                        _slow_for(demo.widgets.rank_answers, lambda answers, *_: len(answers) == 10))
+    new = ["A trumpet player.", "Judas Priest's singer."]
+    _two_threads(view.button.click, lambda: setattr(view.answers, "value", "\n".join(new)))
+    assert sorted(view.df["answer"]) == sorted(new) and view.busy.value == ""
 
 
 def test_widgets_without_a_kernel_show_a_note_not_their_repr(ui):

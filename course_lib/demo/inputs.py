@@ -3,6 +3,8 @@ once, the rescaling baseline read once), and the checks that turn bad input into
 the audience (`InputProblem`)."""
 from __future__ import annotations
 
+import threading
+
 import torch
 
 from course_lib.model import load, num_layers_of
@@ -28,6 +30,7 @@ def _stsb_sentences() -> list[str]:
 
 IDF_CORPORA = {"WMT16 references": _wmt16_references, "STS-B sentences": _stsb_sentences}
 _SCORERS: dict = {}  # idf corpus name (None: no idf) -> BERTScorer
+_SCORERS_LOCK = threading.Lock()  # two threads asking at once build it once
 
 
 def corpus_size(name: str) -> int:
@@ -50,11 +53,12 @@ def scorer_for(name: str | None):
 
     if name is not None and name not in IDF_CORPORA:
         raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
-    if name not in _SCORERS:
-        sents = IDF_CORPORA[name]() if name is not None else None
-        _SCORERS[name] = BERTScorer(all_layers=True, idf=name is not None, idf_sents=sents,
-                                    rescale_with_baseline=True)
-    return _SCORERS[name]
+    with _SCORERS_LOCK:
+        if name not in _SCORERS:
+            sents = IDF_CORPORA[name]() if name is not None else None
+            _SCORERS[name] = BERTScorer(all_layers=True, idf=name is not None, idf_sents=sents,
+                                        rescale_with_baseline=True)
+        return _SCORERS[name]
 
 
 def idf_for(name: str | None):

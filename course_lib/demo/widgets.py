@@ -3,10 +3,18 @@
 Both show a short note instead of raw widget text where no kernel runs them (a committed
 notebook, a kernel restart), and a "Computing…" line whenever work takes more than ~0.2 s (the
 line is sent at the start of every change and becomes visible only after 0.2 s, by CSS).
+
+Their callbacks can run on two threads at once: JupyterLab 4.4 with ipykernel 7 delivers a text
+box's new value on a kernel subshell's thread and a button's click on the main thread, in either
+order. The widgets' callbacks therefore run one at a time, under one lock (which also guards the
+demo's caches of embedded texts), and every redraw reads the settings as they are then: the last
+drawing is always of the latest texts. Without the lock a click's redraw of the old text could
+land after, and over, the new text's.
 """
 from __future__ import annotations
 
 import secrets
+import threading
 
 from course_lib.demo import drawing
 from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
@@ -18,6 +26,9 @@ from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_la
 CSS_PREFIX = "bertscore-demo"
 NOT_RUNNING = ("Live demo: run this cell (Run ▸ Run All Cells) to start it; "
                "after a kernel restart, run it again.")
+
+
+ONE_AT_A_TIME = threading.RLock()  # held by every widget callback (see above)
 
 
 def _busy(text: str = "Computing…") -> str:
@@ -114,29 +125,32 @@ class Demo(_Shown):
         self.update()
 
     def _on_preset(self, change) -> None:
-        if self._filling or change["new"] in (None, CUSTOM):
-            return
-        self.fill(*PRESETS[change["new"]])
+        with ONE_AT_A_TIME:
+            if self._filling or change["new"] in (None, CUSTOM):
+                return
+            self.fill(*PRESETS[change["new"]])
 
     def _on_text(self, change) -> None:
-        if self._filling:
-            return
-        self._filling = True
-        try:
-            self.preset.value = preset_of(self.candidate.value, self.reference.value)
-        finally:
-            self._filling = False
-        self.update()
+        with ONE_AT_A_TIME:
+            if self._filling:
+                return
+            self._filling = True
+            try:
+                self.preset.value = preset_of(self.candidate.value, self.reference.value)
+            finally:
+                self._filling = False
+            self.update()
 
     def fill(self, candidate: str, reference: str) -> None:
         """Put both texts in at once (one update, not two), as a preset does."""
-        self._filling = True
-        try:
-            self.candidate.value, self.reference.value = candidate, reference
-            self.preset.value = preset_of(candidate, reference)
-        finally:
-            self._filling = False
-        self.update()
+        with ONE_AT_A_TIME:
+            self._filling = True
+            try:
+                self.candidate.value, self.reference.value = candidate, reference
+                self.preset.value = preset_of(candidate, reference)
+            finally:
+                self._filling = False
+            self.update()
 
     def show_problem(self, text: str) -> None:
         self.message.value = (f'<div class="demo-problem bsd-note">⚠️ {escape(text)}</div>')
@@ -146,8 +160,11 @@ class Demo(_Shown):
 
     def update(self, change=None) -> None:
         """Recompute and redraw for the current settings; bad input becomes a message."""
-        if self._filling:
-            return
+        with ONE_AT_A_TIME:
+            if not self._filling:
+                self._update()
+
+    def _update(self) -> None:
         corpus = self.corpus.value if self.idf.value else None
         if idf_ready(corpus):
             self.busy.value = _busy()
@@ -186,7 +203,7 @@ class Demo(_Shown):
 
 class ClassView(_Shown):
     """A whole set of answers at once: edit the reference and the answers (one per line), press
-    Rank; a table with bars shows the order by BERTScore F next to BLEU. An answer edited away
+    Rank (or leave the box); a table with bars shows the order by BERTScore F next to BLEU. An answer edited away
     from the labelled ones is shown as "edited (no label)"."""
 
     def __init__(self, question: str | None = None, reference: str | None = None,
@@ -200,9 +217,9 @@ class ClassView(_Shown):
         self.labels = {a: l for a, l in zip(answers, labels)} if labels else {}
         self.style = w.HTML(drawing.style_html(), layout=w.Layout(height="0px", overflow="hidden"))
         self.question = w.HTML(f"<b>Question:</b> {escape(question)}")
-        self.reference = w.Textarea(value=reference, description="Reference",
+        self.reference = w.Textarea(value=reference, description="Reference", continuous_update=False,
                                     layout=w.Layout(width="98%", height="5em"))
-        self.answers = w.Textarea(value="\n".join(answers), description="Answers",
+        self.answers = w.Textarea(value="\n".join(answers), description="Answers", continuous_update=False,
                                   layout=w.Layout(width="98%", height="12em"))
         self.button = w.Button(description="Rank", button_style="primary")
         self.busy = w.HTML()
@@ -215,10 +232,16 @@ class ClassView(_Shown):
         self.widget.add_class(CSS_PREFIX)
         self.widget.add_class(f"{CSS_PREFIX}-class")
         self.button.on_click(lambda _: self.update())
+        for box in (self.reference, self.answers):  # an edited box ranks again when it loses focus
+            box.observe(lambda _: self.update(), "value")
         self.df = None
         self.update()
 
     def update(self) -> None:
+        with ONE_AT_A_TIME:
+            self._update()
+
+    def _update(self) -> None:
         answers = [a.strip() for a in self.answers.value.splitlines() if a.strip()]
         labels = labels_for(answers, self.labels) if self.labels else None
         self.busy.value = _busy("Ranking…")

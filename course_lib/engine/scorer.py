@@ -12,6 +12,7 @@ Long inputs stream through in chunks of pairs whose stored vectors fit a memory 
 from __future__ import annotations
 
 import os
+import threading
 
 import torch
 
@@ -252,6 +253,7 @@ def _baseline_file(baseline_path, model_type, lang) -> str:
 
 
 _FAST_HF: dict = {}
+_FAST_HF_LOCK = threading.Lock()  # two threads asking at once load it once
 
 
 def _hf_fast_tokenizer(model_type):
@@ -268,10 +270,11 @@ def _hf_fast_tokenizer(model_type):
     from course_lib.model import EMBEDDED_MODEL, is_embedded, resolve
 
     key = EMBEDDED_MODEL if is_embedded(model_type) else model_type
-    if key not in _FAST_HF:
-        _FAST_HF[key] = AutoTokenizer.from_pretrained(resolve(model_type), use_fast=True,
-                                                      local_files_only=True)
-    fast = _FAST_HF[key]
+    with _FAST_HF_LOCK:
+        if key not in _FAST_HF:
+            _FAST_HF[key] = AutoTokenizer.from_pretrained(resolve(model_type), use_fast=True,
+                                                          local_files_only=True)
+        fast = _FAST_HF[key]
     if _needs_prefix_space(fast):
         raise NotImplementedError(
             f"use_fast_tokenizer=True with {type(fast).__name__}: bert-score then tokenizes without "
