@@ -289,6 +289,7 @@ def _two_threads(first, second, gap=0.1):
     b.start()
     a.join(10)
     b.join(10)
+    assert not a.is_alive() and not b.is_alive(), "a callback is still waiting after 10 s (deadlock?)"
 
 
 def test_widget_callbacks_on_two_threads_end_on_the_latest_text(ui, monkeypatch):
