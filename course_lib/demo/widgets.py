@@ -203,8 +203,8 @@ class Demo(_Shown):
 
 class ClassView(_Shown):
     """A whole set of answers at once: edit the reference and the answers (one per line), press
-    Rank (or leave the box); a table with bars shows the order by BERTScore F next to BLEU. An answer edited away
-    from the labelled ones is shown as "edited (no label)"."""
+    Rank (or leave the box); a table with bars shows the order by BERTScore F next to BLEU. An
+    answer edited away from the labelled ones is shown as "edited (no label)"."""
 
     def __init__(self, question: str | None = None, reference: str | None = None,
                  answers: list[str] | None = None, labels: list[str] | None = None):

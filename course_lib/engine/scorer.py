@@ -2,8 +2,9 @@
 
 1. check the inputs; flatten several references per candidate into pairs
 2. weights: idf from the references (or 1), 0 for [CLS]/[SEP]
-3. embed each unique sentence once: tokenize a window of pairs in one call, sort by token length, batch by
-   a token budget, run the model (only up to the layer asked for), keep the vectors packed
+3. embed each unique sentence once: tokenize a window of pairs in one call, sort by token
+   length, batch by a token budget, run the model (only up to the layer asked for), keep the
+   vectors packed
 4. greedy matching on padded batches of pairs, gathered from the packed vectors -> P, R, F
 5. several references: keep the best P, R and F separately; then rescale with a baseline
 Long inputs stream through in chunks of pairs whose stored vectors fit a memory budget
