@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup lab test test-unit test-notebooks check student run bench demo present clean
+.PHONY: setup lab test test-unit test-notebooks check student run figures bench demo present clean
 
 setup: $(STAMP)
 
@@ -63,18 +63,25 @@ test-notebooks: $(STAMP)
 ## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
 ## make check NB=notebooks/student/08_human_agreement.ipynb EX=8.2: check one exercise; runs only the
 #   cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
-#   they use), not the whole chapter. A failed check gives a hint; after repeated failures, or with
+#   they use), not the whole chapter. A failed check gives a hint; after repeated failed runs (they
+#   are remembered in your cache folder, not in the course), with HINT=2, or with
 #   check_8_2(best_layer, hint=2) in the notebook, the hint shows the code.
 check: $(STAMP)
-	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(NB)
+	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(if $(HINT),--hint $(HINT)) $(NB)
 
 ## make student: regenerate the student notebooks from the solution notebooks
 student: $(STAMP)
 	$(PY) -m course_lib.course.exercises
 
-## make run: execute every chapter headless and print each one's time
+## make run: execute every chapter headless and print each one's time (figures go to your
+#   per-user output folder, never over figures/: the tree stays clean)
 run: $(STAMP)
 	$(PY) -m course_lib.course.run_notebooks notebooks/[0-9]*.ipynb
+
+## make figures: re-execute every chapter and the demo to refresh the committed PNGs in figures/, on purpose
+figures: $(STAMP)
+	CUDA_VISIBLE_DEVICES= COURSE_FIGURES=$(CURDIR)/figures $(PY) -m course_lib.course.run_notebooks \
+	  notebooks/[0-9]*.ipynb notebooks/demo.ipynb
 
 bench: $(STAMP)
 	$(PY) tests/benchmark.py

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 ENV_VAR = "BERTSCORE_COURSE_ROOT"
+CACHE_ENV = "COURSE_CACHE"
 
 
 def _is_course_root(folder: Path) -> bool:
@@ -33,6 +34,22 @@ ROOT = find_root() or Path.cwd()
 DATA = ROOT / "data"
 FIGURES = ROOT / "figures"
 NOTEBOOKS = ROOT / "notebooks"
+
+
+def user_cache_dir() -> Path:
+    """The per-user folder for what running the course produces (figures, remembered exercise
+    attempts), never inside the course folder: $COURSE_CACHE when set, else the OS's cache folder
+    (~/.cache/bertscore-course or $XDG_CACHE_HOME/bertscore-course on Linux,
+    ~/Library/Caches/bertscore-course on macOS, %LOCALAPPDATA%\\bertscore-course\\Cache on Windows)."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV]).expanduser()
+    try:
+        import platformdirs  # comes with Jupyter
+
+        return Path(platformdirs.user_cache_dir("bertscore-course", appauthor=False))
+    except ImportError:  # pragma: no cover
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        return Path(base) / "bertscore-course"
 
 
 class CourseDataNotFound(FileNotFoundError):

@@ -54,3 +54,10 @@ def model_path() -> str:
     from course_lib.model import embedded_model_path
 
     return str(embedded_model_path())
+
+
+@pytest.fixture(autouse=True)
+def _attempts_in_a_temporary_folder(tmp_path_factory, monkeypatch):
+    """Exercise checks remember failed attempts in the user's cache folder (COURSE_CACHE overrides
+    it): tests keep theirs in a fresh temporary folder, never in the user's."""
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path_factory.mktemp("course-cache")))

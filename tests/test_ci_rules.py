@@ -136,11 +136,12 @@ def test_figures_go_where_course_figures_says(tmp_path, monkeypatch):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from course_lib.paths import FIGURES
+    from course_lib.paths import ROOT, user_cache_dir
     from course_lib.teaching import notebook
 
     monkeypatch.delenv("COURSE_FIGURES", raising=False)
-    assert notebook.figures_dir() == FIGURES
+    assert notebook.figures_dir() == user_cache_dir() / "figures"  # by default, outside the course folder
+    assert ROOT not in notebook.figures_dir().parents
     monkeypatch.setenv("COURSE_FIGURES", str(tmp_path / "figs"))
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])

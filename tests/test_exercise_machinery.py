@@ -1,5 +1,7 @@
 """The student notebooks are generated from the solution notebooks and kept up to date."""
 
+import sys
+
 import nbformat
 import pytest
 
@@ -114,3 +116,157 @@ def test_the_full_expression_is_a_second_tier_hint(module, check, wrong, code, c
     assert code not in capsys.readouterr().out
     fn(wrong, hint=2)
     assert code in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ hints from the terminal
+
+ROOT = exercises.NOTEBOOKS.parent
+
+
+def _rouge_l_arithmetic_f(lcs, cand_len, ref_len):  # the planted mistake the runs below repeat
+    p, r = lcs / cand_len, lcs / ref_len
+    return p, r, (p + r) / 2
+
+
+FAIL_1_3 = ("from course_lib.course.checks import ch01\n"
+            "def rouge_l_from_lcs(lcs, cand_len, ref_len):\n"
+            "    p, r = lcs / cand_len, lcs / ref_len\n"
+            "    return p, r, (p + r) / 2\n"
+            "ch01.check_1_3(rouge_l_from_lcs)\n")
+CODE_1_3 = "2 * p * r / (p + r)"
+
+
+def _env(cache, **extra):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_HINT", "COURSE_CACHE")}
+    return {**env, "COURSE_CACHE": str(cache), "PYTHONPATH": str(ROOT), **extra}
+
+
+def _fresh_process(code, env):
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def test_failed_attempts_are_remembered_across_processes(tmp_path):
+    """Each `make check` runs a fresh kernel: the count of failed attempts lives in the cache folder, so
+    a sequence of failing fresh processes reaches the code-level hint; a pass forgets it."""
+    from course_lib.course.checks import CODE_HINT_AFTER
+
+    cache = tmp_path / "cache"
+    env = _env(cache)
+    outs = [_fresh_process(FAIL_1_3, env) for _ in range(CODE_HINT_AFTER + 1)]
+    assert all(o.startswith("❌ Exercise 1.3") for o in outs), outs
+    assert all(CODE_1_3 not in o and "HINT=2" in o for o in outs[:-1]), outs
+    assert CODE_1_3 in outs[-1], outs[-1]
+    assert (cache / "attempts.json").is_file() and '"1.3": 3' in (cache / "attempts.json").read_text()
+    # a pass forgets the failures: the next failure gives the concept hint again
+    fixed = FAIL_1_3.replace("(p + r) / 2", "2 * p * r / (p + r) if p + r else 0.0")
+    assert _fresh_process(fixed, env).startswith("✅ Exercise 1.3")
+    assert CODE_1_3 not in _fresh_process(FAIL_1_3, env)
+
+
+def test_course_hint_2_shows_the_code_hint_at_once(tmp_path):
+    out = _fresh_process(FAIL_1_3, _env(tmp_path / "cache", COURSE_HINT="2"))
+    assert out.startswith("❌ Exercise 1.3") and CODE_1_3 in out, out
+
+
+def test_the_attempts_file_is_in_the_user_cache_folder_never_in_the_course(monkeypatch, tmp_path):
+    from course_lib import paths
+    from course_lib.course.checks import attempts_file
+
+    monkeypatch.delenv("COURSE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    default = attempts_file()
+    assert ROOT not in default.parents
+    if sys.platform.startswith("linux"):
+        assert default == tmp_path / "xdg" / "bertscore-course" / "attempts.json"
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path / "mine"))
+    assert attempts_file() == tmp_path / "mine" / "attempts.json" and paths.user_cache_dir() == tmp_path / "mine"
+
+
+def test_a_garbled_attempts_file_is_started_afresh(tmp_path, monkeypatch, capsys):
+    from course_lib.course.checks import attempts_file, ch01, failed_attempts
+
+    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
+    attempts_file().write_text("{not json")
+    assert ch01.check_1_3(_rouge_l_arithmetic_f) is False
+    assert "your code raised" not in capsys.readouterr().out
+    assert failed_attempts("1.3") == 1
+
+
+def _git_status():
+    import subprocess
+
+    return subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+
+
+def _student_copy(tmp_path):
+    """A student's notebook 01 with a wrong 1.3 answer (outside the course folder)."""
+    nb = nbformat.read(exercises.STUDENT / "01_lexical_metrics.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "def rouge_l_from_lcs" in c.source)
+    cell.source = FAIL_1_3.split("\n", 1)[1].rsplit("ch01.check", 1)[0]
+    path = tmp_path / "01_lexical_metrics.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_make_check_hint_levels_end_to_end(tmp_path):
+    """`make check ... EX=1.3 HINT=2` shows the code at once; without HINT, a run after two remembered
+    failures shows it too; nothing is written into the course folder."""
+    import subprocess
+
+    from course_lib.course.checks import CODE_HINT_AFTER
+
+    before = _git_status()
+    student = _student_copy(tmp_path)
+    cache = tmp_path / "cache"
+    make = ["make", "-s", "-o", ".venv/.installed", "check", f"NB={student}", "EX=1.3"]
+    run = subprocess.run(make + ["HINT=2"], cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
+    assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr
+    for _ in range(CODE_HINT_AFTER - 1):  # the HINT=2 run counted as one failed attempt
+        assert CODE_1_3 not in _fresh_process(FAIL_1_3, _env(cache))
+    run = subprocess.run(make, cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
+    assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr
+    assert _git_status() == before
+
+
+def test_student_notebooks_ask_for_the_course_kernel():
+    for path in exercises.solution_notebooks():
+        nb = nbformat.read(exercises.STUDENT / path.name, as_version=4)
+        assert nb.metadata["kernelspec"]["name"] == "bertscore-course", path.name
+        assert nb.metadata["kernelspec"]["display_name"] == "BERTScore course", path.name
+
+
+def test_running_a_chapter_leaves_the_course_folder_clean(tmp_path):
+    """What a student does: run chapter 01 top to bottom, without COURSE_FIGURES (or COURSE_CACHE).
+    Its figures go to the per-user output folder; no committed file changes."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from course_lib.teaching import notebook
+
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_FIGURES", "COURSE_CACHE", "COURSE_HINT")}
+    env["PYTHONPATH"] = str(ROOT)
+    before, start = _git_status(), time.time()
+    run = subprocess.run([sys.executable, "-m", "course_lib.course.run_notebooks",
+                          str(exercises.NOTEBOOKS / "01_lexical_metrics.ipynb")],
+                         cwd=ROOT, capture_output=True, text=True, env=env, timeout=900)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert _git_status() == before
+    old = os.environ.pop("COURSE_CACHE", None)
+    try:
+        folder = notebook.figures_dir()  # the default a student gets
+    finally:
+        if old is not None:
+            os.environ["COURSE_CACHE"] = old
+    assert ROOT not in folder.parents
+    saved = folder / "ch01_failures.png"
+    assert saved.is_file() and saved.stat().st_mtime >= start - 1

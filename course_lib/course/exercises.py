@@ -5,7 +5,9 @@ In a solution notebook (notebooks/NN_*.ipynb):
   at the same indentation;
 - a markdown answer between `<!-- BEGIN SOLUTION -->` and `<!-- END SOLUTION -->` becomes
   `*Your answer here.*`.
-Outputs are cleared. Student notebooks go to notebooks/student/ with the same file names.
+Outputs are cleared, and the notebook asks for the course's Jupyter kernel ("BERTScore course",
+installed by `make setup`), not whatever "Python 3" means on the student's machine. Student notebooks
+go to notebooks/student/ with the same file names.
 
     python -m course_lib.course.exercises          # (make student) regenerate all student notebooks
 """
@@ -19,6 +21,7 @@ import nbformat
 
 from course_lib.paths import NOTEBOOKS
 STUDENT = NOTEBOOKS / "student"
+KERNELSPEC = {"display_name": "BERTScore course", "language": "python", "name": "bertscore-course"}
 _CODE = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.M | re.S)
 _MD = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
 
@@ -43,6 +46,7 @@ def student_version(nb):
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown(cell.source)
         cell.metadata.pop("execution", None)  # timestamps of the solution run
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.nbformat_minor = max(nb.get("nbformat_minor", 4), 4)
     return nb
 

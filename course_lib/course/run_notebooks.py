@@ -4,12 +4,16 @@
     python -m course_lib.course.run_notebooks --readme notebooks/[0-9]*.ipynb notebooks/demo.ipynb
     python -m course_lib.course.run_notebooks --checks notebooks/student/01_lexical_metrics.ipynb
     python -m course_lib.course.run_notebooks --checks --exercise 4.2 notebooks/student/04_greedy_matching.ipynb
+    python -m course_lib.course.run_notebooks --checks --exercise 4.2 --hint 2 notebooks/student/04_greedy_matching.ipynb
 
 --checks prints the exercise check lines (✅ / ❌) and does not stop at a failing cell, so a
 student sees every check of a notebook at once. Notebooks are not modified on disk.
 --exercise N.M runs only what exercise N.M needs: the cells under its "### Exercise N.M" heading,
 the chapter's first code cell (set-up), and, going backwards, every earlier cell that defines a
 name those cells use (found with Python's ast) -- not the whole chapter.
+--hint 2 asks every check of the run for its code-level hint at once (the kernel gets COURSE_HINT=2);
+without it, the code-level hint shows after repeated failed runs (the checks remember failed
+attempts in the user's cache folder: see course_lib.course.checks).
 --readme also writes the times into README.md, between <!-- RUNTIMES:START --> and
 <!-- RUNTIMES:END -->.
 """
@@ -205,9 +209,17 @@ def main(argv=None) -> int:
     parser.add_argument("--checks", action="store_true", help="print exercise checks only")
     parser.add_argument("--readme", action="store_true", help="write the times into README.md")
     parser.add_argument("--exercise", help="with --checks: run only what exercise N.M needs, e.g. 4.2")
+    parser.add_argument("--hint", type=int, choices=(1, 2),
+                        help="with --checks: the hint level (2: the code-level hint at once)")
     args = parser.parse_args(argv)
     if args.exercise and not args.checks:
         parser.error("--exercise goes with --checks")
+    if args.hint and not args.checks:
+        parser.error("--hint goes with --checks")
+    if args.hint:
+        from course_lib.course.checks import HINT_ENV
+
+        os.environ[HINT_ENV] = str(args.hint)  # the kernel inherits this process's environment
     total, failed, times = 0.0, 0, {}
     for path in args.notebooks:
         try:

@@ -1,9 +1,11 @@
 """One call at the top of every chapter: quiet libraries, fixed plot style, a figures folder.
 
-Figures go to figures/ unless the environment variable COURSE_FIGURES names another folder
-(the test targets of the Makefile point it at a fresh temporary folder, so tests never
-rewrite the committed figures). Saved PNGs carry no metadata that changes between runs or
-installs, so re-running a chapter on the same machine writes the same bytes."""
+Running a chapter never rewrites the course's files: figures go to a per-user output folder
+(<user cache>/figures, see course_lib.paths.user_cache_dir) unless the environment variable
+COURSE_FIGURES names another folder. `make figures` points it at figures/ to refresh the
+committed PNGs on purpose; the test targets point it at a fresh temporary folder. Saved PNGs
+carry no metadata that changes between runs or installs, so re-running a chapter on the same
+machine writes the same bytes."""
 from __future__ import annotations
 
 import logging
@@ -12,15 +14,16 @@ import random
 import warnings
 from pathlib import Path
 
-from course_lib.paths import DATA, FIGURES
+from course_lib.paths import DATA, user_cache_dir
 
 FIGURES_ENV = "COURSE_FIGURES"
 
 
 def figures_dir() -> Path:
-    """The folder figures are saved to: $COURSE_FIGURES when set (and not empty), else figures/."""
+    """The folder figures are saved to: $COURSE_FIGURES when set (and not empty), else the
+    per-user output folder <user cache>/figures (outside the course folder)."""
     folder = os.environ.get(FIGURES_ENV)
-    return Path(folder) if folder else FIGURES
+    return Path(folder) if folder else user_cache_dir() / "figures"
 
 
 def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
@@ -51,8 +54,8 @@ def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
 
 
 def save_figure(fig, name: str) -> Path:
-    """Save `fig` as figures/<name>.png (a stable name, so the README can link it), or in
-    $COURSE_FIGURES when set. No "Software" entry (it names the matplotlib version), so the
+    """Save `fig` as <figures_dir()>/<name>.png (a stable name: `make figures` writes the
+    README's figures/<name>.png). No "Software" entry (it names the matplotlib version), so the
     bytes depend only on what is drawn."""
     folder = figures_dir()
     folder.mkdir(parents=True, exist_ok=True)

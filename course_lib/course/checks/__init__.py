@@ -7,7 +7,11 @@ same checkers on planted wrong answers.
 
 Hints come in two tiers. A failure first names the concept and the failing case. The code-level
 hint (the expression to write) comes after repeated failures of the same exercise
-(`CODE_HINT_AFTER`), or at once when the check is called with `hint=2`.
+(`CODE_HINT_AFTER`), or at once when the check is called with `hint=2` or the environment variable
+COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
+processes (`make check` starts a fresh kernel each run) in a small JSON file in the user's cache
+folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
+folder; a pass forgets the exercise's failures.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
 student's function with that course_lib function made unavailable (`forbid`): calling it fails
@@ -18,21 +22,91 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import json
 import math
+import os
 import sys
 from collections import Counter
+from pathlib import Path
+
+from course_lib.paths import user_cache_dir
 
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
-_FAILURES: Counter = Counter()
+HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)
+_FAILURES: Counter = Counter()  # used only where the attempts file cannot be written
 
 
 class ForbiddenCall(Exception):
     """The student's function called the course_lib function the exercise asks them to write."""
 
 
-def reset_attempts() -> None:
-    """Forget past failures (the code-level hint hides again until repeated failures)."""
+def attempts_file() -> Path:
+    """Where failed attempts are remembered: <user cache>/attempts.json."""
+    return user_cache_dir() / "attempts.json"
+
+
+def _load_attempts() -> Counter:
+    try:
+        return Counter({str(k): int(v) for k, v in json.loads(attempts_file().read_text()).items()})
+    except (OSError, ValueError, TypeError, AttributeError):  # missing, unreadable or garbled: start afresh
+        return Counter()
+
+
+def _save_attempts(counts: Counter) -> bool:
+    path = attempts_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
+        os.replace(tmp, path)  # atomic: two kernels never leave half a file
+        return True
+    except OSError:  # a read-only home: remember in this process only
+        return False
+
+
+def failed_attempts(exercise: str) -> int:
+    """How many failed attempts of `exercise` are remembered (this process and earlier ones)."""
+    return max(_load_attempts()[exercise], _FAILURES[exercise])
+
+
+def _count_failure(exercise: str) -> int:
+    counts = _load_attempts()
+    counts[exercise] = max(counts[exercise], _FAILURES[exercise]) + 1
+    _FAILURES[exercise] = counts[exercise]
+    _save_attempts(counts)
+    return counts[exercise]
+
+
+def _forget(exercise: str) -> None:
+    _FAILURES.pop(exercise, None)
+    counts = _load_attempts()
+    if counts.pop(exercise, None) is not None:
+        _save_attempts(counts)
+
+
+def reset_attempts(exercise: str | None = None) -> None:
+    """Forget past failures of `exercise` (or of all exercises): the code-level hint hides again
+    until repeated failures."""
+    if exercise is not None:
+        _forget(exercise)
+        return
     _FAILURES.clear()
+    try:
+        attempts_file().unlink()
+    except OSError:
+        pass
+
+
+def hint_level(level: int = 1) -> int:
+    """The hint level asked for: `level` (a check's `hint=`), raised by $COURSE_HINT when set."""
+    try:
+        asked = int(os.environ.get(HINT_ENV, "") or 1)
+    except ValueError:
+        asked = 1
+    try:
+        return max(int(level), asked)
+    except (TypeError, ValueError):
+        return asked
 
 
 def report(exercise: str, ok: bool, hint: str = "") -> bool:
@@ -45,12 +119,12 @@ def report(exercise: str, ok: bool, hint: str = "") -> bool:
 
 
 def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool) -> str:
-    if attempted:
-        _FAILURES[exercise] += 1
-    if code and (level >= 2 or _FAILURES[exercise] > CODE_HINT_AFTER):
+    failures = _count_failure(exercise) if attempted else failed_attempts(exercise)
+    if code and (hint_level(level) >= 2 or failures > CODE_HINT_AFTER):
         return f"{hint} Code: {code}"
     if code:
-        return f"{hint} (More help: call the check again with hint=2.)"
+        return (f"{hint} (More help: call the check again with hint=2, or from a terminal add HINT=2 to "
+                "make check.)")
     return hint
 
 
@@ -58,8 +132,9 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1) -> bool:
     """Run `test()` (which asserts); a failure of any kind becomes a hint, never a traceback.
 
     `hint` names the concept; an assertion's message adds the failing case; `code` (the code-level
-    hint) is added when `level` >= 2 or after CODE_HINT_AFTER failed attempts of this exercise.
-    An untouched stub (NotImplementedError) is not counted as an attempt.
+    hint) is added when `level` (or $COURSE_HINT) >= 2 or after CODE_HINT_AFTER failed attempts of
+    this exercise, remembered across processes (see the module's docstring). An untouched stub
+    (NotImplementedError) is not counted as an attempt.
     """
     try:
         test()
@@ -74,7 +149,7 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1) -> bool:
     except Exception as err:  # a student's code may fail in any way
         return report(exercise, False, f"your code raised {type(err).__name__}: {err}. "
                       + _hint_text(exercise, hint, code, level, attempted=True))
-    _FAILURES.pop(exercise, None)
+    _forget(exercise)
     return report(exercise, True)
 
 
