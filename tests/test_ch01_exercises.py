@@ -16,25 +16,65 @@ solution = partial(run_cells, NOTEBOOK)
 
 # ------------------------------------------------------------------ planted wrong answers
 
-def unclipped_precision(cand_tokens, ref_tokens):
-    return sum(word in ref_tokens for word in cand_tokens) / len(cand_tokens)
+def unclipped_precision(cand_tokens, refs_tokens, n):
+    grams = [tuple(cand_tokens[i:i + n]) for i in range(len(cand_tokens) - n + 1)]
+    ref_grams = {tuple(r[i:i + n]) for r in refs_tokens for i in range(len(r) - n + 1)}
+    return sum(g in ref_grams for g in grams) / len(grams)
 
 
-def precision_over_reference_length(cand_tokens, ref_tokens):
-    cand, ref = Counter(cand_tokens), Counter(ref_tokens)
-    return sum(min(n, ref[w]) for w, n in cand.items()) / len(ref_tokens)
+def _grams(tokens, n):
+    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def no_brevity_penalty(c, r):
-    return 1.0
+def clipped_by_the_sum_over_references(cand_tokens, refs_tokens, n):
+    total = Counter()
+    for r in refs_tokens:
+        total.update(_grams(r, n))
+    cand = _grams(cand_tokens, n)
+    return sum(min(k, total[g]) for g, k in cand.items()) / sum(cand.values())
 
 
-def bp_inverted(c, r):  # r/c turned into c/r
-    return 1.0 if c >= r else math.exp(1 - c / r)
+def unigrams_whatever_n(cand_tokens, refs_tokens, n):
+    return clipped_by_max(cand_tokens, refs_tokens, 1)
 
 
-def bp_penalises_long_candidates(c, r):
-    return math.exp(1 - max(r, c) / min(r, c))
+def clipped_by_max(cand_tokens, refs_tokens, n):
+    best = Counter()
+    for r in refs_tokens:
+        for g, k in _grams(r, n).items():
+            best[g] = max(best[g], k)
+    cand = _grams(cand_tokens, n)
+    return sum(min(k, best[g]) for g, k in cand.items()) / sum(cand.values())
+
+
+def first_reference_only(cand_tokens, refs_tokens, n):
+    return clipped_by_max(cand_tokens, refs_tokens[:1], n)
+
+
+def _bp(c, r):
+    return 1.0 if c >= r else math.exp(1 - r / c)
+
+
+def bp_shortest_reference(c, ref_lengths):
+    return _bp(c, min(ref_lengths))
+
+
+def bp_longest_reference(c, ref_lengths):
+    return _bp(c, max(ref_lengths))
+
+
+def bp_mean_reference(c, ref_lengths):
+    return _bp(c, sum(ref_lengths) / len(ref_lengths))
+
+
+def bp_tie_goes_to_the_longer(c, ref_lengths):
+    return _bp(c, min(ref_lengths, key=lambda r: (abs(c - r), -r)))
+
+
+def bp_uses_the_library(c, ref_lengths):
+    from course_lib.lexical.bleu import brevity_penalty, closest_reference_length
+
+    return brevity_penalty(c, closest_reference_length(c, ref_lengths))
 
 
 def rouge_l_swapped(lcs, cand_len, ref_len):  # precision and recall the wrong way round
@@ -47,20 +87,46 @@ def rouge_l_arithmetic_f(lcs, cand_len, ref_len):
     return p, r, (p + r) / 2
 
 
-def perplexity_arithmetic_mean(probs):
+def rouge_l_without_the_zero_case(lcs, cand_len, ref_len):  # ZeroDivisionError when LCS = 0
+    p, r = lcs / cand_len, lcs / ref_len
+    return p, r, 2 * p * r / (p + r)
+
+
+def mean_of_text_perplexities(texts):
+    return sum(math.exp(-sum(math.log(p) for p in t) / len(t)) for t in texts) / len(texts)
+
+
+def geometric_mean_of_text_perplexities(texts):  # every text weighs the same
+    logs = [sum(math.log(p) for p in t) / len(t) for t in texts]
+    return math.exp(-sum(logs) / len(logs))
+
+
+def perplexity_of_the_mean_probability(texts):
+    probs = [p for t in texts for p in t]
     return 1 / (sum(probs) / len(probs))
 
 
-def perplexity_without_minus(probs):
-    return math.exp(sum(math.log(p) for p in probs) / len(probs))
+def perplexity_without_minus(texts):
+    logs = [math.log(p) for t in texts for p in t]
+    return math.exp(sum(logs) / len(logs))
+
+
+def perplexity_uses_the_library(texts):
+    from course_lib.lexical.perplexity import perplexity
+
+    return perplexity([p for t in texts for p in t])
 
 
 CASES = [
-    ("def clipped_unigram_precision", "clipped_unigram_precision", ch01.check_1_1,
-     [unclipped_precision, precision_over_reference_length]),
-    ("def bp(", "bp", ch01.check_1_2, [no_brevity_penalty, bp_inverted, bp_penalises_long_candidates]),
-    ("def rouge_l_from_lcs", "rouge_l_from_lcs", ch01.check_1_3, [rouge_l_swapped, rouge_l_arithmetic_f]),
-    ("def my_perplexity", "my_perplexity", ch01.check_1_4, [perplexity_arithmetic_mean, perplexity_without_minus]),
+    ("def clipped_precision", "clipped_precision", ch01.check_1_1,
+     [unclipped_precision, clipped_by_the_sum_over_references, unigrams_whatever_n, first_reference_only]),
+    ("def multi_ref_bp(", "multi_ref_bp", ch01.check_1_2,
+     [bp_shortest_reference, bp_longest_reference, bp_mean_reference, bp_tie_goes_to_the_longer, bp_uses_the_library]),
+    ("def rouge_l_from_lcs", "rouge_l_from_lcs", ch01.check_1_3,
+     [rouge_l_swapped, rouge_l_arithmetic_f, rouge_l_without_the_zero_case]),
+    ("def corpus_perplexity", "corpus_perplexity", ch01.check_1_4,
+     [mean_of_text_perplexities, geometric_mean_of_text_perplexities, perplexity_of_the_mean_probability,
+      perplexity_without_minus, perplexity_uses_the_library]),
 ]
 
 
@@ -70,14 +136,68 @@ def test_code_exercise(marker, name, check, wrong, capsys):
 
 
 def test_question_1_5(capsys):
-    answer = solution("answer_1_5 =")["answer_1_5"]
-    assert passes(ch01.check_1_5, answer, capsys)
-    assert passes(ch01.check_1_5, " b ", capsys)  # case and spaces do not matter
-    wrong = "A" if ch01.rouge1_preference() == "B" else "B"
-    for bad in (None, wrong, "C", 1):
-        assert not passes(ch01.check_1_5, bad, capsys), bad
+    from course_lib.lexical import rouge
+    from course_lib.lexical.bleu import bleu_details, tokenize_13a
+    from course_lib.lexical.rouge import rouge_n
+
+    ns = solution("rouge_pick_1_5 =", ch01=ch01, bleu_details=bleu_details, rouge_n=rouge_n, rouge=rouge,
+                  tokenize_13a=tokenize_13a)
+    right = (ns["rouge_pick_1_5"], ns["bleu_pick_1_5"], ns["word_1_5"])
+    assert passes(ch01.check_1_5, *right, capsys=capsys)
+    assert passes(ch01.check_1_5, " b ", "a", " Students ", capsys=capsys)  # case and spaces do not matter
+    for bad in [(None, "A", "students"), ("A", "A", "students"),  # the planted mistakes: the picks swapped,
+                ("B", "B", "students"), ("A", "B", "students"),     # one metric's pick for both, ...
+                ("B", "A", "enjoy"), ("B", "A", None), ("B", "A", "holidays"), ("C", "A", "students")]:
+        assert not passes(ch01.check_1_5, *bad, capsys=capsys), bad
 
 
 def test_checkers_compute_their_expectations():
-    # the expected ROUGE preference is computed, and it is the one the chapter discusses
-    assert ch01.rouge1_preference() == "B"
+    # the expected picks are computed; they disagree, and only case separates the two metrics' matches
+    assert ch01.preferences() == {"ROUGE-1": "B", "BLEU": "A"}
+    assert ch01.rouge_only_matches() == {"students"}
+    # the pair of 1.5 and the systems of 1.7 are never printed in the chapter (fresh data)
+    for cell in __import__("nbformat").read(NOTEBOOK, as_version=4).cells:
+        if "### Exercise 1.5" in cell.source:
+            break
+        assert "students enjoy" not in cell.source.lower()
+
+
+def test_question_1_7(capsys):
+    import itertools
+    import numpy as np
+    import pandas as pd
+
+    ns = solution("metric = [0.2, 0.5, 0.4, 0.3]", "concordant_1_7 =", math=math, np=np, pd=pd, ch01=ch01,
+                  combinations=itertools.combinations)
+    right = (ns["concordant_1_7"], ns["discordant_1_7"], ns["tau_b_1_7"])
+    assert passes(ch01.check_1_7, *right, capsys=capsys)
+    c, d, tx, ty, txy = ch01.pair_counts(ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN)
+    assert tx + txy > 0 and ty + txy > 0 and d > 0  # ties on both sides, and some disagreement
+    tau_a = (c - d) / 15
+    ties_as_concordant = c + tx + ty + txy
+    for bad in [(c, d, tau_a),                       # tau-a: ties left in the denominator
+                (ties_as_concordant, d, right[2]),   # tied pairs counted as concordant
+                (d, c, -right[2]),                   # concordant and discordant swapped
+                (c, d, None), (None, d, right[2])]:
+        assert not passes(ch01.check_1_7, *bad, capsys=capsys), bad
+
+
+def test_the_chapter_kendall_tau_b_equals_scipy():
+    """The readable tau-b of chapter 01 §6 (a loop over pairs) = scipy's, on data with many ties."""
+    import numpy as np
+    import pandas as pd
+    from scipy.stats import kendalltau
+
+    from notebook_code import definition
+
+    pair_kind = definition(NOTEBOOK, "pair_kind", marker="def kendall_tau_b")
+    tau_b = definition(NOTEBOOK, "kendall_tau_b", math=math, combinations=__import__("itertools").combinations,
+                       pair_kind=pair_kind)
+    rng = np.random.default_rng(7)
+    for size in (5, 12, 60):
+        x, y = rng.integers(0, 4, size), rng.normal(size=size).round(1)
+        assert abs(tau_b(x, y) - kendalltau(x, y).statistic) < 1e-12
+    assert tau_b([1, 2, 3], [3, 2, 1]) == -1.0 and abs(tau_b([1, 2, 2], [1, 3, 3]) - 1.0) < 1e-12
+    # a planted mistake must show: tau-a is not tau-b on tied data
+    x, y = [1, 2, 2, 3], [1, 1, 2, 3]
+    assert abs(tau_b(x, y) - kendalltau(x, y).statistic) < 1e-12 and tau_b(x, y) != (4 - 0) / 6

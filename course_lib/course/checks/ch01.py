@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from course_lib.lexical.bleu import brevity_penalty, modified_precision
+from course_lib.lexical.bleu import brevity_penalty, closest_reference_length, modified_precision
 from course_lib.lexical.perplexity import perplexity
+from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
 from course_lib.lexical.rouge import lcs_length, rouge_l, rouge_n, tokenize
 
 from . import close, forbid, run
@@ -21,38 +22,69 @@ PAIRS = [
 ]
 
 
-def _clipped(cand_tokens, ref_tokens):
-    matches, total = modified_precision(cand_tokens, [ref_tokens], 1)
+# (candidate, [references]) for 1.1: none of them is printed in the chapter
+MULTI_REF = [
+    ("the the the the cat cat on the mat", ["the cat is on the mat", "there is a cat on the mat the cat"]),
+    ("a cat sat on a mat on a mat", ["a cat sat on the mat", "the cat was on a mat on a rug"]),
+    ("it is raining hard today and it is cold", ["today it is raining hard", "it is cold and it is wet today"]),
+    ("b a b a b a c", ["a a b c c", "b b a c"]),
+    ("consumers prefer imported cars", ["people like foreign cars"]),
+]
+
+
+def _clipped(cand_tokens, refs_tokens, n):
+    matches, total = modified_precision(cand_tokens, refs_tokens, n)
     return matches / total
 
 
-def check_1_1(clipped_unigram_precision, hint: int = 1) -> bool:
-    """clipped_unigram_precision(cand_tokens, ref_tokens) -> float in [0, 1]."""
-    clipped_unigram_precision = forbid(clipped_unigram_precision, "course_lib.lexical.bleu")
+def check_1_1(clipped_precision, hint: int = 1) -> bool:
+    """clipped_precision(cand_tokens, refs_tokens, n) -> clipped n-gram precision (float in [0, 1])
+    of a candidate token list against a list of reference token lists."""
+    clipped_precision = forbid(clipped_precision, "course_lib.lexical.bleu.modified_precision",
+                               "course_lib.lexical.bleu.max_reference_counts", "course_lib.lexical.bleu.ngrams",
+                               "course_lib.lexical.bleu.bleu_details", "course_lib.lexical.bleu.sentence_stats")
 
     def test():
-        for cand, ref in PAIRS:
-            c, r = cand.split(), ref.split()
-            got, want = clipped_unigram_precision(c, r), _clipped(c, r)
-            assert close(got, want), f"for {cand!r} vs {ref!r} you return {float(got):.4f}, expected {want:.4f}"
-    return run("1.1", test, "count each candidate word at most as often as it occurs in the reference, "
-                            "then divide by the number of candidate words.",
-               code="cand, ref = Counter(cand_tokens), Counter(ref_tokens); "
-                    "return sum(min(n, ref[w]) for w, n in cand.items()) / len(cand_tokens)", level=hint)
+        for n in (1, 2, 3):
+            for cand, refs in MULTI_REF:
+                c, rs = cand.split(), [r.split() for r in refs]
+                got, want = clipped_precision(c, rs, n), _clipped(c, rs, n)
+                assert close(got, want), (f"n={n}, {cand!r} against {refs}: you return {float(got):.4f}, "
+                                          f"expected {want:.4f}")
+    return run("1.1", test, "count the candidate's n-grams (tuples of n neighbouring tokens); clip each one at "
+                            "the largest count it has in any *one* reference (not the sum over references); "
+                            "divide by the number of candidate n-grams.",
+               code="grams = lambda t: Counter(tuple(t[i:i + n]) for i in range(len(t) - n + 1)); "
+                    "cand = grams(cand_tokens); best = Counter(); "
+                    "[best.update({g: max(best[g], k) for g, k in grams(r).items()}) for r in refs_tokens]; "
+                    "return sum(min(k, best[g]) for g, k in cand.items()) / sum(cand.values())", level=hint)
 
 
-def check_1_2(bp, hint: int = 1) -> bool:
-    """bp(c, r) -> brevity penalty for candidate length c and reference length r (c >= 1)."""
-    cases = [(10, 8), (8, 8), (8, 10), (7, 10), (3, 12), (1, 2), (20, 21)]
-    bp = forbid(bp, "course_lib.lexical.bleu")
+def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
+    """multi_ref_bp(c, ref_lengths) -> the brevity penalty of a candidate of c tokens against
+    several references: r is the reference length closest to c (a tie: the shorter one)."""
+    cases = [(10, [8, 12]), (9, [7, 12]), (8, [6, 10]), (7, [10, 4]), (7, [9, 11, 20]), (5, [3, 7]),
+             (12, [11, 13]), (4, [12, 30, 9]), (1, [2]), (20, [21, 19]), (9, [5, 10]), (11, [3, 12]),
+             (6, [2, 7, 30])]
+    multi_ref_bp = forbid(multi_ref_bp, "course_lib.lexical.bleu.closest_reference_length",
+                          "course_lib.lexical.bleu.bleu_details", "course_lib.lexical.bleu.sentence_stats",
+                          "course_lib.lexical.bleu.sentence_bleu")
 
     def test():
-        for c, r in cases:
-            got, want = bp(c, r), brevity_penalty(c, r)
-            assert close(got, want), f"bp(c={c}, r={r}) = {float(got):.4f}, expected {want:.4f}"
-    return run("1.2", test, "BP = 1 when the candidate is at least as long as the reference (c >= r); "
-                            "a shorter candidate is penalised, the more the shorter it is.",
-               code="return 1.0 if c >= r else math.exp(1 - r / c)", level=hint)
+        for c, lengths in cases:
+            want = brevity_penalty(c, closest_reference_length(c, lengths))
+            got = multi_ref_bp(c, list(lengths))
+            assert close(got, want), f"multi_ref_bp(c={c}, ref_lengths={lengths}) = {float(got):.4f}, " \
+                                     f"expected {want:.4f}"
+    return run("1.2", test, "with several references BLEU compares the candidate with ONE reference length: the "
+                            "one closest to c (on a tie, the shorter), not the shortest, the longest or the mean; "
+                            "then BP = 1 if c >= r, else exp(1 - r/c).",
+               code="r = min(ref_lengths, key=lambda length: (abs(c - length), length)); "
+                    "return 1.0 if c >= r else math.exp(1 - r / c)", level=hint)
+
+
+# for 1.3, besides PAIRS: a short candidate, and pairs without a common word (LCS = 0: F1 = 0, no division)
+LCS_CASES = [("the cat", "the cat sat on the mat"), ("cats purr", "dogs bark loudly"), ("Yes!", "no")]
 
 
 def check_1_3(rouge_l_from_lcs, hint: int = 1) -> bool:
@@ -60,7 +92,7 @@ def check_1_3(rouge_l_from_lcs, hint: int = 1) -> bool:
     rouge_l_from_lcs = forbid(rouge_l_from_lcs, "course_lib.lexical.rouge.rouge_l")
 
     def test():
-        for cand, ref in PAIRS + [("the cat", "the cat sat on the mat")]:
+        for cand, ref in PAIRS + LCS_CASES:
             c, r = tokenize(cand), tokenize(ref)
             got = tuple(float(x) for x in rouge_l_from_lcs(lcs_length(c, r), len(c), len(r)))
             want = tuple(rouge_l(cand, ref))
@@ -75,41 +107,116 @@ def check_1_3(rouge_l_from_lcs, hint: int = 1) -> bool:
                level=hint)
 
 
-def check_1_4(my_perplexity, hint: int = 1) -> bool:
-    """my_perplexity(token_probs) -> float."""
+def _corpus_cases():
     rng = random.Random(1)
-    cases = [[0.99, 0.85, 0.89, 0.99, 0.99, 0.99, 0.99, 0.99],
-             [0.99, 0.65, 0.13, 0.05, 0.21, 0.99, 0.99, 0.99],
-             [0.25] * 5, [1.0, 1.0, 1.0], [0.5],
-             [round(rng.uniform(0.01, 1.0), 3) for _ in range(12)]]
-    my_perplexity = forbid(my_perplexity, "course_lib.lexical.perplexity")
+    texts = [[0.99, 0.85, 0.89, 0.99, 0.99, 0.99, 0.99, 0.99], [0.99, 0.65, 0.13, 0.05, 0.21, 0.99, 0.99, 0.99]]
+    return [texts, [[0.5], [0.25] * 9], [[0.9] * 3, [0.1] * 2, [0.6] * 10],
+            [[round(rng.uniform(0.01, 1.0), 3) for _ in range(k)] for k in (3, 17, 6)], [[1.0, 1.0], [0.2]]]
+
+
+def check_1_4(corpus_perplexity, hint: int = 1) -> bool:
+    """corpus_perplexity(texts) -> the perplexity of a corpus, given as a list of texts, each a list
+    of token probabilities: the whole corpus as one sequence of tokens."""
+    corpus_perplexity = forbid(corpus_perplexity, "course_lib.lexical.perplexity")
 
     def test():
-        for probs in cases:
-            got, want = my_perplexity(list(probs)), perplexity(probs)
-            assert close(got, want, 1e-9), f"for {probs} you return {float(got):.4f}, expected {want:.4f}"
-    return run("1.4", test, "perplexity is the inverse of the geometric mean of the probabilities "
-                            "(not of their arithmetic mean).",
-               code="return math.exp(-sum(math.log(p) for p in probs) / len(probs))", level=hint)
+        for texts in _corpus_cases():
+            want = perplexity([p for text in texts for p in text])
+            got = corpus_perplexity([list(t) for t in texts])
+            lengths = [len(t) for t in texts]
+            assert close(got, want, 1e-9), (f"for {len(texts)} texts of {lengths} tokens you return "
+                                            f"{float(got):.4f}, expected {want:.4f}")
+    return run("1.4", test, "a corpus is one long sequence of tokens: every token counts once, so a long text "
+                            "weighs more than a short one. Averaging the texts' perplexities gives every text "
+                            "the same weight instead.",
+               code="logs = [math.log(p) for text in texts for p in text]; "
+                    "return math.exp(-sum(logs) / len(logs))", level=hint)
 
 
-CARS_REFERENCE = "people like foreign cars"
-CARS_CANDIDATES = {"A": "Consumers prefer imported cars.", "B": "People like visiting places abroad."}
+# 1.5: a pair the chapter never prints
+HOLIDAY_REFERENCE = "students enjoy long summer holidays"
+HOLIDAY_CANDIDATES = {"A": "Pupils enjoy vacations.", "B": "Students enjoy visiting old castles in spring."}
 
 
-def rouge1_preference() -> str:
-    """The label ("A" or "B") of the candidate with the higher ROUGE-1 F1 against CARS_REFERENCE."""
-    f = {k: rouge_n(c, CARS_REFERENCE, 1).fmeasure for k, c in CARS_CANDIDATES.items()}
-    return max(f, key=f.get)
+def preferences() -> dict[str, str]:
+    """The label ("A" or "B") each metric prefers for HOLIDAY_REFERENCE: ROUGE-1 F1 and sentence BLEU."""
+    r1 = {k: rouge_n(c, HOLIDAY_REFERENCE, 1).fmeasure for k, c in HOLIDAY_CANDIDATES.items()}
+    bleu = {k: sentence_bleu(c, HOLIDAY_REFERENCE) for k, c in HOLIDAY_CANDIDATES.items()}
+    return {"ROUGE-1": max(r1, key=r1.get), "BLEU": max(bleu, key=bleu.get)}
 
 
-def check_1_5(answer, hint: int = 1) -> bool:
-    """answer: "A" or "B", the candidate ROUGE-1 F1 prefers."""
+def rouge_only_matches() -> set[str]:
+    """Reference words that ROUGE-1 matches in some candidate but BLEU's 13a tokens do not."""
+    ref13 = set(tokenize_13a(HOLIDAY_REFERENCE))
+    words = set()
+    for cand in HOLIDAY_CANDIDATES.values():
+        rouge_shared = set(tokenize(cand)) & set(tokenize(HOLIDAY_REFERENCE))
+        words |= {w for w in rouge_shared if w not in set(tokenize_13a(cand)) or w not in ref13}
+    return words
+
+
+def _label(answer, name):
+    assert answer is not None, f"set {name} to \"A\" or \"B\""
+    assert str(answer).strip().upper() in HOLIDAY_CANDIDATES, f"answer {name} with \"A\" or \"B\""
+    return str(answer).strip().upper()
+
+
+def check_1_5(rouge_pick, bleu_pick=None, word=None, hint: int = 1) -> bool:
+    """rouge_pick, bleu_pick: "A" or "B", the candidate ROUGE-1 F1 and sentence BLEU prefer;
+    word: the reference word ROUGE-1 matches and BLEU does not."""
     def test():
-        assert answer is not None, "set answer_1_5 to \"A\" or \"B\""
-        assert str(answer).strip().upper() in CARS_CANDIDATES, "answer with \"A\" or \"B\""
-        assert str(answer).strip().upper() == rouge1_preference(), "that is the other one"
-    return run("1.5", test, "ROUGE lowercases and drops punctuation, then counts shared words.",
-               code="compare rouge_n(c, ch01.CARS_REFERENCE, 1).fmeasure for both candidates (the ROUGE-1 "
-                    "column of the failure table).", level=hint)
+        want = preferences()
+        assert _label(rouge_pick, "rouge_pick_1_5") == want["ROUGE-1"], "ROUGE-1 F1 prefers the other candidate"
+        assert _label(bleu_pick, "bleu_pick_1_5") == want["BLEU"], "sentence BLEU prefers the other candidate"
+        assert word is not None, "set word_1_5 to the word ROUGE-1 matches and BLEU does not"
+        assert str(word).strip().lower() in rouge_only_matches(), \
+            "not a word that ROUGE-1 matches and BLEU misses: compare the two tokenizations of each text"
+    return run("1.5", test, "compute both metrics (rouge_n, sentence_bleu); for the word, tokenize each text the "
+                            "way each metric does (rouge.tokenize and tokenize_13a) and compare.",
+               code="for k, c in ch01.HOLIDAY_CANDIDATES.items(): print(k, rouge_n(c, ch01.HOLIDAY_REFERENCE, 1)"
+                    ".fmeasure, sentence_bleu(c, ch01.HOLIDAY_REFERENCE), tokenize_13a(c), rouge.tokenize(c))",
+               level=hint)
 
+
+# 1.7: Kendall's tau on six systems the chapter never prints (metric score, human rating; ties in both)
+SYSTEMS_METRIC = [0.42, 0.35, 0.51, 0.35, 0.60, 0.28]
+SYSTEMS_HUMAN = [3, 4, 2, 3, 5, 2]
+
+
+def pair_counts(x, y) -> tuple[int, int, int, int, int]:
+    """Over all pairs i < j: (concordant, discordant, tied in x only, tied in y only, tied in both)."""
+    c = d = tx = ty = txy = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                txy += 1
+            elif dx == 0:
+                tx += 1
+            elif dy == 0:
+                ty += 1
+            elif (dx > 0) == (dy > 0):
+                c += 1
+            else:
+                d += 1
+    return c, d, tx, ty, txy
+
+
+def check_1_7(concordant, discordant=None, tau_b=None, hint: int = 1) -> bool:
+    """concordant, discordant: pair counts for SYSTEMS_METRIC vs SYSTEMS_HUMAN; tau_b: Kendall's tau-b."""
+    from scipy.stats import kendalltau
+
+    def test():
+        c, d, tx, ty, _ = pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)
+        for name, value in (("concordant_1_7", concordant), ("discordant_1_7", discordant), ("tau_b_1_7", tau_b)):
+            assert value is not None, f"set {name}"
+        assert close(concordant, c, 0) and close(discordant, d, 0), \
+            "not the right pair counts: a pair tied on either side is neither concordant nor discordant"
+        want = float(kendalltau(SYSTEMS_METRIC, SYSTEMS_HUMAN).statistic)
+        assert close(tau_b, want, 1e-3), (f"tau_b = {float(tau_b):.4f} is not tau-b: the pair counts are right, "
+                                          "so look at the denominator (pairs tied in x, pairs tied in y)")
+    return run("1.7", test, "list the 15 pairs of systems; a pair is concordant when metric and people order it the "
+                            "same way, discordant when opposite, and neither when either side ties. tau-b divides "
+                            "C - D by sqrt(pairs not tied in x * pairs not tied in y).",
+               code="c, d = concordant, discordant; tx, ty = pairs tied in the metric only, in the ratings only; "
+                    "tau_b = (c - d) / math.sqrt((c + d + tx) * (c + d + ty))", level=hint)
