@@ -23,50 +23,98 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
-def solution(*markers: str) -> dict:
+def solution(*markers: str, **names) -> dict:
     """Run the notebook's code cells containing `markers`, in order, with the names the notebook
     defined before the exercises."""
-    return run_cells(NOTEBOOK, *markers, np=np, torch=torch, ch02=ch02,
-                     n_layers=load()[1].config.num_hidden_layers)
+    from course_lib.model import DEFAULT_LAYER
+
+    return run_cells(NOTEBOOK, *markers, np=np, torch=torch, ch02=ch02, DEFAULT_LAYER=DEFAULT_LAYER,
+                     n_layers=load()[1].config.num_hidden_layers, **names)
 
 
 # ------------------------------------------------------------------ planted wrong answers
 
-def dot_without_normalisation(u, v):
-    return float(u @ v)
+def dot_without_normalisation(a, b):
+    return a @ b.T
 
 
-def normalise_only_one(u, v):
-    return float(u @ v / u.norm())
+def normalised_along_the_wrong_dimension(a, b):
+    return (a / a.norm(dim=0, keepdim=True)) @ (b / b.norm(dim=0, keepdim=True)).T
 
 
-def mean_over_padding(embeddings, mask):
-    return embeddings.mean(dim=1)
+def normalise_only_a(a, b):
+    return (a / a.norm(dim=-1, keepdim=True)) @ b.T
 
 
-def divide_by_seq_len(embeddings, mask):
-    return (embeddings * mask.unsqueeze(-1)).sum(dim=1) / embeddings.shape[1]
+def divided_by_the_whole_matrix_norms(a, b):
+    return a @ b.T / (a.norm() * b.norm())
+
+
+def max_over_padding(embeddings, mask):
+    return embeddings.max(dim=1).values
+
+
+def max_after_multiplying_by_the_mask(embeddings, mask):  # a 0 from padding wins over negative values
+    return (embeddings * mask.unsqueeze(-1)).max(dim=1).values
+
+
+def masked_mean_instead(embeddings, mask):
+    m = mask.unsqueeze(-1).float()
+    return (embeddings * m).sum(dim=1) / m.sum(dim=1)
+
+
+def _pieces_vector(batch, row, toks, pieces, first_only=False):
+    start = next(k for k in range(len(toks)) if toks[k:k + len(pieces)] == pieces)
+    span = batch.embeddings[row, start:start + (1 if first_only else len(pieces))]
+    return span.mean(dim=0)
+
+
+def first_piece_only(sentence_a, sentence_b, word, layer):
+    tokenizer, _ = load()
+    pieces = tokenizer.tokenize(word)
+    batch = embed([sentence_a, sentence_b], layer=layer)
+    a = _pieces_vector(batch, 0, tokens(tokenizer, sentence_a), pieces, first_only=True)
+    b = _pieces_vector(batch, 1, tokens(tokenizer, sentence_b), pieces, first_only=True)
+    return float(a @ b / (a.norm() * b.norm()))
 
 
 def position_from_first_sentence(sentence_a, sentence_b, word, layer):
     tokenizer, _ = load()
+    pieces = tokenizer.tokenize(word)
     batch = embed([sentence_a, sentence_b], layer=layer)
-    i = tokens(tokenizer, sentence_a).index(word)
-    a, b = batch.embeddings[0, i], batch.embeddings[1, i]
+    toks = tokens(tokenizer, sentence_a)
+    start = next(k for k in range(len(toks)) if toks[k:k + len(pieces)] == pieces)
+    a = batch.embeddings[0, start:start + len(pieces)].mean(dim=0)
+    b = batch.embeddings[1, start:start + len(pieces)].mean(dim=0)
     return float(a @ b / (a.norm() * b.norm()))
 
 
-def word_dot_product(sentence_a, sentence_b, word, layer):
+def mean_of_piece_cosines(sentence_a, sentence_b, word, layer):  # average of cosines, not cosine of averages
     tokenizer, _ = load()
+    pieces = tokenizer.tokenize(word)
     batch = embed([sentence_a, sentence_b], layer=layer)
-    i, j = tokens(tokenizer, sentence_a).index(word), tokens(tokenizer, sentence_b).index(word)
-    return float(batch.embeddings[0, i] @ batch.embeddings[1, j])
+    ta, tb = tokens(tokenizer, sentence_a), tokens(tokenizer, sentence_b)
+    i = next(k for k in range(len(ta)) if ta[k:k + len(pieces)] == pieces)
+    j = next(k for k in range(len(tb)) if tb[k:k + len(pieces)] == pieces)
+    cos = [float(batch.embeddings[0, i + k] @ batch.embeddings[1, j + k]
+                 / (batch.embeddings[0, i + k].norm() * batch.embeddings[1, j + k].norm())) for k in range(len(pieces))]
+    return sum(cos) / len(cos)
+
+
+def single_token_library(sentence_a, sentence_b, word, layer):
+    from course_lib.teaching.contextual import word_cosine_by_layer
+
+    return float(word_cosine_by_layer(sentence_a, sentence_b, word)[layer])
 
 
 CASES = [
-    ("def cosine(", "cosine", ch02.check_2_1, [dot_without_normalisation, normalise_only_one]),
-    ("def masked_mean_pool", "masked_mean_pool", ch02.check_2_2, [mean_over_padding, divide_by_seq_len]),
-    ("def word_cosine", "word_cosine", ch02.check_2_3, [position_from_first_sentence, word_dot_product]),
+    ("def pairwise_cosines(", "pairwise_cosines", ch02.check_2_1,
+     [dot_without_normalisation, normalised_along_the_wrong_dimension, normalise_only_a,
+      divided_by_the_whole_matrix_norms]),
+    ("def masked_max_pool", "masked_max_pool", ch02.check_2_2,
+     [max_over_padding, max_after_multiplying_by_the_mask, masked_mean_instead]),
+    ("def word_cosine", "word_cosine", ch02.check_2_3,
+     [first_piece_only, position_from_first_sentence, mean_of_piece_cosines, single_token_library]),
 ]
 
 
@@ -79,17 +127,36 @@ def test_question_2_4(capsys):
     namespace = solution("def word_cosine", "answer_2_4 =")
     capsys.readouterr()
     assert passes(ch02.check_2_4, namespace["answer_2_4"], capsys)
-    cosines = namespace["cell_cosines"]
-    most_similar = int(np.argmax(cosines))  # the planted mistake: argmax instead of argmin
-    assert most_similar != ch02.lowest_cell_layer()
-    for bad in (None, most_similar, 7, -1, "six", 2.5):
+    assert passes(ch02.check_2_4, " WATCH ", capsys)
+    cosines = namespace["sense_cosines"]
+    most_similar = max(cosines, key=cosines.get)  # the planted mistake: the highest cosine, not the lowest
+    assert most_similar != ch02.most_separated_word()
+    for bad in (None, most_similar, "bank", 4, "cell"):
         assert not passes(ch02.check_2_4, bad, capsys), bad
 
 
+def test_find_it_exercises_run_on_sentences_the_chapter_never_shows():
+    import nbformat
+
+    before = []
+    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
+        if "### Exercise 2.1" in cell.source:
+            break
+        before.append(cell.source)
+    text = "\n".join(before)
+    sentences = [s for pair in (*ch02.SENSE_PAIRS.values(), *ch02.CAT_PAIRS.values()) for s in pair]
+    sentences += [s for a, b, *_ in ch02.WORD_CASES[:3] for s in (a, b)]
+    assert not [s for s in sentences if s in text]
+
+
 def test_question_2_5(capsys):
-    assert passes(ch02.check_2_5, solution("answer_2_5 =")["answer_2_5"], capsys)
-    assert passes(ch02.check_2_5, " Position ", capsys)
-    for bad in (None, "word", "segment", "context", 0):
+    answer = solution("answer_2_5 =", tokens=tokens, tokenizer=load()[0])["answer_2_5"]
+    assert passes(ch02.check_2_5, answer, capsys)
+    assert passes(ch02.check_2_5, {"a", "e", "f"}, capsys) and passes(ch02.check_2_5, "A, E, F", capsys)
+    assert ch02.identical_at_layer_0() == {"A", "E", "F"}
+    # planted mistakes: counting words instead of WordPiece tokens (C and D look parallel), forgetting that
+    # the model is uncased (F), taking the question for "which differ"
+    for bad in (None, "ACDEF", "AE", "BCD", "ABCDEF", "", "G"):
         assert not passes(ch02.check_2_5, bad, capsys), bad
 
 

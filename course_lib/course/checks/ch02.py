@@ -6,71 +6,138 @@ from functools import lru_cache
 
 import torch
 
-from course_lib.teaching.contextual import token_index, word_cosine_by_layer
+from course_lib.teaching.contextual import word_cosine_by_layer
 from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
-from course_lib.teaching.pooling import mean_pool
 from course_lib.bertscore.similarity import cosine_matrix
 
 from . import close, forbid, run
 
-RIVER, ACCOUNT = "We sat on the river bank.", "We opened a new joint bank account."
-CELL_A, CELL_B = "The prisoner sat alone in his cell.", "The cell divides into two daughter cells."
-CAT_A, CAT_B = "The cat sat on the mat.", "Yesterday the cat sat on the mat."
 
 
-def _vector_pairs():
+def _matrix_cases():
     g = torch.Generator().manual_seed(0)
-    pairs = [(torch.randn(8, generator=g) * s, torch.randn(8, generator=g)) for s in (1.0, 3.0, 0.2)]
-    u = torch.randn(384, generator=g) * 5
-    pairs += [(u, 2 * u), (u, -u), (torch.randn(384, generator=g) + 1, torch.randn(384, generator=g) + 1)]
-    return pairs
+    cases = [(torch.randn(3, 8, generator=g) * torch.tensor([[1.0], [5.0], [0.1]]), torch.randn(4, 8, generator=g) * 3),
+             (torch.randn(1, 384, generator=g) + 1, torch.randn(5, 384, generator=g) * 0.2 + 1)]
+    u = torch.randn(2, 16, generator=g)
+    cases.append((u, torch.cat([2 * u, -u, torch.randn(1, 16, generator=g)])))  # cosines 1 and -1
+    return cases
 
 
-def check_2_1(cosine, hint: int = 1) -> bool:
-    """cosine(u, v) -> the cosine similarity of two 1-D tensors."""
-    cosine = forbid(cosine, "course_lib.bertscore.similarity", "course_lib.teaching.pooling")
+def check_2_1(pairwise_cosines, hint: int = 1) -> bool:
+    """pairwise_cosines(a [n, dim], b [m, dim]) -> [n, m]: the cosine of every row of a with every row of b."""
+    pairwise_cosines = forbid(pairwise_cosines, "course_lib.bertscore.similarity")
 
     def test():
-        for u, v in _vector_pairs():
-            want = float(cosine_matrix(u[None], v[None])[0, 0])
-            got = cosine(u.clone(), v.clone())
-            assert close(got, want, 1e-5), f"for vectors of norms {u.norm():.2f} and {v.norm():.2f} " \
-                                           f"you return {float(got):.4f}, expected {want:.4f}"
-    return run("2.1", test, "the cosine is the dot product divided by the lengths of *both* vectors.",
-               code="return float(u @ v / (u.norm() * v.norm()))", level=hint)
+        for a, b in _matrix_cases():
+            want = cosine_matrix(a, b)
+            got = pairwise_cosines(a.clone(), b.clone())
+            assert isinstance(got, torch.Tensor), "return a torch tensor"
+            assert tuple(got.shape) == tuple(want.shape), \
+                f"for a {tuple(a.shape)} and b {tuple(b.shape)} you return shape {tuple(got.shape)}, expected [n, m] = " \
+                f"{tuple(want.shape)}"
+            err = float((got.float() - want).abs().max())
+            assert err < 1e-5, f"for rows of norms {[round(float(x), 2) for x in a.norm(dim=1)]} and " \
+                               f"{[round(float(x), 2) for x in b.norm(dim=1)]} a cosine is off by {err:.4f}"
+    return run("2.1", test, "a cosine is a dot product of two vectors scaled to length 1: scale every row (each "
+                            "row's own length, along the last dimension), then one matrix product gives all n x m dot "
+                            "products.",
+               code="a = a / a.norm(dim=-1, keepdim=True); b = b / b.norm(dim=-1, keepdim=True); return a @ b.T",
+               level=hint)
 
 
 def _pooling_cases():
     g = torch.Generator().manual_seed(1)
-    emb = torch.randn(3, 5, 4, generator=g)
+    emb = torch.randn(3, 5, 4, generator=g) - 2.0  # real tokens mostly negative: a 0 from padding would win
     mask = torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0], [1, 0, 0, 0, 0]], dtype=torch.bool)
+    emb[~mask] = 5.0  # padding positions hold large values: they must never win the maximum
     real = embed(["A short one.", "A much longer sentence, with quite a few more words in it."], layer=6)
     return [(emb, mask), (real.embeddings, real.mask)]
 
 
-def check_2_2(masked_mean_pool, hint: int = 1) -> bool:
-    """masked_mean_pool(embeddings [batch, seq_len, dim], mask [batch, seq_len]) -> [batch, dim]."""
-    masked_mean_pool = forbid(masked_mean_pool, "course_lib.teaching.pooling")
+def _max_pool(emb, mask):
+    return torch.stack([emb[b][mask[b].bool()].max(dim=0).values for b in range(len(emb))])
 
+
+def check_2_2(masked_max_pool, hint: int = 1) -> bool:
+    """masked_max_pool(embeddings [batch, seq_len, dim], mask [batch, seq_len]) -> [batch, dim]."""
     def test():
         for emb, mask in _pooling_cases():
-            want = mean_pool(emb, mask)
-            got = masked_mean_pool(emb.clone(), mask.clone())
+            want = _max_pool(emb, mask)
+            got = masked_max_pool(emb.clone(), mask.clone())
             assert isinstance(got, torch.Tensor), "return a torch tensor"
             assert tuple(got.shape) == tuple(want.shape), \
                 f"shape {tuple(got.shape)}, expected [batch, dim] = {tuple(want.shape)}"
             bad = [b for b in range(len(want)) if not torch.allclose(got[b].float(), want[b], atol=1e-5)]
-            assert not bad, f"wrong vector for batch row(s) {bad}; mask lengths {mask.sum(-1).tolist()}"
-    return run("2.2", test, "padding positions must not count: average over the real tokens of each "
-                            "sentence only, not over seq_len.",
-               code="m = mask.unsqueeze(-1).float(); return (embeddings * m).sum(dim=1) / m.sum(dim=1)",
+            assert not bad, f"wrong vector for batch row(s) {bad}; real tokens per row {mask.sum(-1).tolist()}"
+    return run("2.2", test, "padding must never win the maximum -- not with its own values, and not with a 0 from "
+                            "multiplying by the mask (real values can all be negative): give padding positions "
+                            "-infinity before taking the maximum over seq_len.",
+               code="return embeddings.masked_fill(~mask.bool().unsqueeze(-1), float('-inf')).max(dim=1).values",
                level=hint)
 
 
-# (sentence a, sentence b, word, layer): "cat" moves from token 2 to token 3, "bank" stays at token 6
-WORD_CASES = [(RIVER, ACCOUNT, "bank", 0), (RIVER, ACCOUNT, "bank", 4), (CAT_A, CAT_B, "cat", 0),
-              (CAT_A, CAT_B, "cat", 3)]
+# (sentence a, sentence b, word, layer): words of several WordPiece tokens at different positions, and one-token words
+WORD_CASES = [("Tokenization is the first step.", "Every model needs careful tokenization of its input.",
+               "tokenization", 4),
+              ("Unbelievably, it worked.", "It was unbelievably cold today.", "unbelievably", 0),
+              ("Unbelievably, it worked.", "It was unbelievably cold today.", "unbelievably", 6),
+              ("We sat on the river bank.", "We opened a new joint bank account.", "bank", 4),
+              ("The cat sat on the mat.", "Yesterday the cat sat on the mat.", "cat", 3)]
+
+
+def _span(token_list: list[str], pieces: list[str]) -> range:
+    for i in range(len(token_list) - len(pieces) + 1):
+        if token_list[i:i + len(pieces)] == pieces:
+            return range(i, i + len(pieces))
+    raise ValueError(f"{pieces} not in {token_list}")
+
+
+@lru_cache(maxsize=None)
+def word_vector_cosine(a: str, b: str, word: str, layer: int) -> float:
+    """The checker's own answer: cosine of the mean of the word's WordPiece vectors in a and in b."""
+    tokenizer, _ = load()
+    pieces = tokenizer.tokenize(word)
+    batch = embed([a, b], layer=layer)
+    va = batch.embeddings[0, list(_span(tokens(tokenizer, a), pieces))].mean(dim=0)
+    vb = batch.embeddings[1, list(_span(tokens(tokenizer, b), pieces))].mean(dim=0)
+    return float(cosine_matrix(va[None], vb[None])[0, 0])
+
+
+def check_2_3(word_cosine, hint: int = 1) -> bool:
+    """word_cosine(sentence_a, sentence_b, word, layer) -> cosine of the word's two vectors (a word of several
+    WordPiece tokens: the mean of its pieces' vectors)."""
+    def test():
+        tokenizer, _ = load()
+        for a, b, word, layer in WORD_CASES:
+            want = word_vector_cosine(a, b, word, layer)
+            got = word_cosine(a, b, word, layer)
+            assert close(got, want, 1e-4), (f"{word!r} ({len(tokenizer.tokenize(word))} WordPiece token(s)) in {a!r} "
+                                            f"vs {b!r} at layer {layer}: you return {float(got):.4f}, "
+                                            f"expected {want:.4f}")
+    return run("2.3", test, "a word can be several WordPiece tokens (tokenizer.tokenize(word)), at a different "
+                            "position in each sentence: find its run of pieces in each sentence's own token list, "
+                            "average their vectors at the given layer, then take the cosine.",
+               code="pieces = tokenizer.tokenize(word); ta = tokens(tokenizer, sentence_a); i = next(k for k in "
+                    "range(len(ta)) if ta[k:k + len(pieces)] == pieces); va = batch.embeddings[0, i:i + "
+                    "len(pieces)].mean(dim=0); the same for sentence_b; cosine of va and vb", level=hint)
+
+
+# 2.4: words with two senses, never shown in the chapter
+SENSE_PAIRS = {
+    "bat": ("A bat flew out of the dark cave.", "He hit the ball hard with his bat."),
+    "spring": ("The flowers bloom every spring.", "The old mattress had a broken spring inside."),
+    "crane": ("A white crane stood in the shallow lake.", "The crane lifted steel beams onto the roof."),
+    "pitch": ("The players ran onto the muddy pitch.", "She sang the note at a perfect pitch."),
+    "watch": ("I watch the news every evening.", "My watch stopped at midnight."),
+    "bark": ("The dog started to bark at night.", "The bark of the old oak tree was rough."),
+}
+
+
+def most_separated_word(layer: int = 4) -> str:
+    """The word of SENSE_PAIRS whose two senses have the lowest cosine at `layer`."""
+    cosines = {w: _cosines_by_layer(a, b, w)[layer] for w, (a, b) in SENSE_PAIRS.items()}
+    return min(cosines, key=cosines.get)
 
 
 @lru_cache(maxsize=None)
@@ -78,61 +145,50 @@ def _cosines_by_layer(a: str, b: str, word: str) -> tuple[float, ...]:
     return tuple(word_cosine_by_layer(a, b, word).tolist())
 
 
-def check_2_3(word_cosine, hint: int = 1) -> bool:
-    """word_cosine(sentence_a, sentence_b, word, layer) -> cosine of the word's two vectors."""
-    word_cosine = forbid(word_cosine, "course_lib.teaching.contextual.word_cosine_by_layer")
-
-    def test():
-        for a, b, word, layer in WORD_CASES:
-            want = _cosines_by_layer(a, b, word)[layer]
-            got = word_cosine(a, b, word, layer)
-            assert close(got, want, 1e-4), f"{word!r} in {a!r} vs {b!r} at layer {layer}: you return " \
-                                           f"{float(got):.4f}, expected {want:.4f}"
-    return run("2.3", test, "the word may sit at a different position in each sentence: find it in each "
-                            "sentence's own token list, at the given layer.",
-               code="batch = embed([sentence_a, sentence_b], layer=layer); i = tokens(tokenizer, sentence_a)"
-                    ".index(word); j = tokens(tokenizer, sentence_b).index(word); cosine of "
-                    "batch.embeddings[0, i] and batch.embeddings[1, j]", level=hint)
-
-
-def lowest_cell_layer() -> int:
-    """The layer where "cell" in CELL_A and CELL_B has the lowest cosine."""
-    cosines = _cosines_by_layer(CELL_A, CELL_B, "cell")
-    return cosines.index(min(cosines))
-
-
 def check_2_4(answer, hint: int = 1) -> bool:
-    """answer: the layer (0..n) where "cell" in the two sentences is least similar."""
+    """answer: the word of SENSE_PAIRS whose two occurrences are least similar at layer 4."""
     def test():
-        assert answer is not None, "set answer_2_4 to a layer number"
-        assert isinstance(answer, (int, float)) or hasattr(answer, "item"), "answer with a layer number"
-        n = load()[1].config.num_hidden_layers
-        assert float(answer) == int(float(answer)) and 0 <= int(float(answer)) <= n, \
-            f"layers are numbered 0..{n}"
-        assert int(float(answer)) == lowest_cell_layer(), "not the layer with the lowest cosine"
-    return run("2.4", test, "context matters most where the two \"cell\" vectors are *least* similar.",
-               code="cosines = [word_cosine(ch02.CELL_A, ch02.CELL_B, \"cell\", k) for k in range(n_layers + 1)]; "
-                    "answer_2_4 = int(np.argmin(cosines))", level=hint)
+        assert answer is not None, "set answer_2_4 to one of the words of ch02.SENSE_PAIRS"
+        word = str(answer).strip().lower()
+        assert word in SENSE_PAIRS, f"answer with one of {sorted(SENSE_PAIRS)}"
+        assert word == most_separated_word(), "not the word with the lowest cosine at layer 4"
+    return run("2.4", test, "context separates the senses most where the two vectors are *least* similar: measure "
+                            "each word's cosine at layer 4 (guessing from the meanings is not enough).",
+               code="cosines = {w: word_cosine(a, b, w, 4) for w, (a, b) in ch02.SENSE_PAIRS.items()}; "
+                    "answer_2_4 = min(cosines, key=cosines.get)", level=hint)
 
 
-def differing_embedding_input() -> str:
-    """Which input of the embedding layer differs between "cat" in CAT_A and in CAT_B:
-    "word" (token id), "position" or "segment" (token type; always 0 for one sentence)."""
-    tokenizer, _ = load()
-    ta, tb = tokens(tokenizer, CAT_A), tokens(tokenizer, CAT_B)
-    ia, ib = token_index(ta, "cat"), token_index(tb, "cat")
-    differs = {"word": ta[ia] != tb[ib], "position": ia != ib, "segment": False}
-    found = [k for k, v in differs.items() if v]
-    return found[0] if len(found) == 1 else "+".join(found)
+# 2.5: pairs of sentences with "cat"; at layer 0 only the token, its position and the segment count
+CAT_PAIRS = {"A": ("My cat is asleep.", "Our cat was hungry."),
+             "B": ("The cat sat.", "The old cat sat."),
+             "C": ("Unbelievably, the cat slept.", "Yesterday, the cat slept."),
+             "D": ("It's the cat.", "See the cat."),
+             "E": ("Cats? The cat left.", "I think the cat left."),
+             "F": ("Cat food is here.", "cat is here.")}
+
+
+def identical_at_layer_0() -> set[str]:
+    """Labels of CAT_PAIRS whose two "cat" vectors are the same at layer 0 (cosine 1)."""
+    return {k for k, (a, b) in CAT_PAIRS.items() if _cosines_by_layer(a, b, "cat")[0] > 1 - 1e-6}
+
+
+def _labels(answer) -> set[str]:
+    items = answer if not isinstance(answer, str) else answer.replace(",", " ").split() if " " in answer or \
+        "," in answer else list(answer)
+    return {str(x).strip().upper() for x in items if str(x).strip()}
 
 
 def check_2_5(answer, hint: int = 1) -> bool:
-    """answer: "word", "position" or "segment"."""
+    """answer: the labels of ch02.CAT_PAIRS whose "cat" vectors are identical at layer 0, e.g. "ABC" or {"A", "C"}."""
     def test():
-        assert answer is not None, "set answer_2_5 to \"word\", \"position\" or \"segment\""
-        text = str(answer).strip().lower()
-        assert text in ("word", "position", "segment"), "answer with \"word\", \"position\" or \"segment\""
-        assert text == differing_embedding_input(), "that input is the same for both occurrences of \"cat\""
-    return run("2.5", test, "layer 0 computes LayerNorm(word + position + segment embedding).",
-               code="compare the token, its index (tokens(tokenizer, s).index(\"cat\")) and the segment of "
-                    "\"cat\" in the two sentences.", level=hint)
+        assert answer is not None, "set answer_2_5 to the labels, e.g. \"AB\""
+        labels = _labels(answer)
+        assert labels <= set(CAT_PAIRS), f"answer with labels among {sorted(CAT_PAIRS)}"
+        want = identical_at_layer_0()
+        assert labels == want, f"{len(labels ^ want)} label(s) wrong"
+    return run("2.5", test, "layer 0 is LayerNorm(word + position + segment embedding): for one sentence the segment "
+                            "is always 0 and the word is \"cat\" in both, so only the position can differ. Count "
+                            "positions in the model's WordPiece tokens (lowercased, punctuation split, rare words in "
+                            "pieces), not in words.",
+               code="{k for k, (a, b) in ch02.CAT_PAIRS.items() if tokens(tokenizer, a).index(\"cat\") == "
+                    "tokens(tokenizer, b).index(\"cat\")}", level=hint)
