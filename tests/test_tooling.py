@@ -93,3 +93,23 @@ def test_check_one_exercise_end_to_end_without_kernel_noise(tmp_path):
     assert run.returncode == 1, out  # the student copy's stub fails its check
     assert "❌ Exercise 1.2: not yet" in out and "Exercise 1.1" not in out, out
     assert "without encryption" not in out and "Traceback" not in out, out
+
+
+def test_an_exercise_runs_only_the_statements_it_needs():
+    """Within an earlier cell, only the statements that define (or modify) a name the exercise reads
+    run: no figure, no print, no table; a function's parameters and locals are not names it needs."""
+    from course_lib.course.run_notebooks import exercise_notebook
+
+    nb = _notebook(
+        "import course_lib\nfrom course_lib.teaching.notebook import setup\nsetup()",           # 0: set-up
+        "import numpy as np\nimport matplotlib.pyplot as plt\nrows = []\nscores = np.arange(3)",  # 1
+        "fig, ax = plt.subplots()\nax.plot(scores)\nplt.show()\nrows.append(scores.sum())\nprint(rows)",  # 2
+        "labels = heavy_model()\nauc = 0.5",                                                      # 3: auc rebound below
+        "md:### Exercise 8.3 — write it",                                                         # 4
+        "def auc(scores, labels):\n    return float(np.mean(scores))\n\n\nprint(auc(scores, labels))",  # 5
+        "_ = ch08.check_8_3(auc, rows)",                                                         # 6
+    )
+    sub = exercise_notebook(nb, "8.3")
+    assert [c.source for c in sub.cells] == [
+        nb.cells[0].source, "import numpy as np\nrows = []\nscores = np.arange(3)", "rows.append(scores.sum())\n",
+        "def auc(scores, labels):\n    return float(np.mean(scores))\n\n\n", "_ = ch08.check_8_3(auc, rows)"]
