@@ -201,3 +201,26 @@ def test_the_chapter_kendall_tau_b_equals_scipy():
     # a planted mistake must show: tau-a is not tau-b on tied data
     x, y = [1, 2, 2, 3], [1, 1, 2, 3]
     assert abs(tau_b(x, y) - kendalltau(x, y).statistic) < 1e-12 and tau_b(x, y) != (4 - 0) / 6
+
+
+def _code_hint(check, capsys):
+    """The code-level hint a check prints (hint=2) for a wrong answer."""
+    check(lambda *args: -1, hint=2)
+    out = capsys.readouterr().out
+    assert "Code: " in out, out
+    return out.split("Code: ", 1)[1].strip()
+
+
+@pytest.mark.parametrize("check, signature", [
+    (ch01.check_1_1, "clipped_precision(cand_tokens, refs_tokens, n)"),
+    (ch01.check_1_2, "multi_ref_bp(c, ref_lengths)"),
+    (ch01.check_1_3, "rouge_l_from_lcs(lcs, cand_len, ref_len)"),
+    (ch01.check_1_4, "corpus_perplexity(texts)"),
+], ids=["1.1", "1.2", "1.3", "1.4"])
+def test_pasted_code_hints_run_and_pass(check, signature, capsys):
+    """A student who pastes the code-level hint as the function's body passes (the hint uses the
+    exercise's own parameter names: 1.4's once used `probs`)."""
+    code = _code_hint(check, capsys)
+    namespace = {"math": math, "Counter": Counter}
+    exec(f"def {signature}:\n    {code}\n", namespace)
+    assert passes(check, namespace[signature.split("(")[0]], capsys)

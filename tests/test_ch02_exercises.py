@@ -181,3 +181,16 @@ def test_mean_pool_ignores_padding():
     mask = torch.tensor([[1, 1, 1], [1, 0, 0]], dtype=torch.bool)
     pooled = pooling.mean_pool(emb, mask)
     assert torch.equal(pooled[0], emb[0].mean(0)) and torch.equal(pooled[1], emb[1, 0])
+
+
+@pytest.mark.parametrize("check, signature", [
+    (ch02.check_2_1, "pairwise_cosines(a, b)"),
+    (ch02.check_2_2, "masked_max_pool(embeddings, mask)"),
+], ids=["2.1", "2.2"])
+def test_pasted_code_hints_run_and_pass(check, signature, capsys):
+    check(lambda *args: torch.zeros(1), hint=2)
+    out = capsys.readouterr().out
+    code = out.split("Code: ", 1)[1].strip()
+    namespace = {"torch": torch}
+    exec(f"def {signature}:\n    {code}\n", namespace)
+    assert passes(check, namespace[signature.split("(")[0]], capsys)

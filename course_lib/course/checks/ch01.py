@@ -55,9 +55,9 @@ def check_1_1(clipped_precision, hint: int = 1) -> bool:
                             "the largest count it has in any *one* reference (not the sum over references); "
                             "divide by the number of candidate n-grams.",
                code="grams = lambda t: Counter(tuple(t[i:i + n]) for i in range(len(t) - n + 1)); "
-                    "cand = grams(cand_tokens); best = Counter(); "
-                    "[best.update({g: max(best[g], k) for g, k in grams(r).items()}) for r in refs_tokens]; "
-                    "return sum(min(k, best[g]) for g, k in cand.items()) / sum(cand.values())", level=hint)
+                    "cand = grams(cand_tokens); best = {g: max(grams(other)[g] for other in refs_tokens) "
+                    "for r in refs_tokens for g in grams(r)}; "
+                    "return sum(min(k, best.get(g, 0)) for g, k in cand.items()) / sum(cand.values())", level=hint)
 
 
 def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
