@@ -71,8 +71,10 @@ def _matrix_cases():
 def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
     """student_cosine_matrix(cand [batch, cand_len, dim], ref [batch, ref_len, dim]) ->
     [batch, cand_len, ref_len] cosines."""
-    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity",
-                                   "course_lib.teaching.naive")
+    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity.cosine_matrix",
+                                   "course_lib.bertscore.similarity.masked_cosine_matrix",
+                                   "course_lib.bertscore.similarity.normalize",
+                                   "course_lib.teaching.naive.naive_cosine_matrix")
 
     def test():
         for cand, ref, _, _ in _matrix_cases():
