@@ -74,10 +74,10 @@ def check_4_1(greedy_precision_recall, hint: int = 1) -> bool:
             want = (for_cand[rows].mean().item(), for_ref[cols].mean().item())
             got = _as_floats(greedy_precision_recall(sim.clone()), 2, "(P, R)")
             n_c, n_r = _real_shape(sim)
-            shape = (f"a {sim.shape[0]}x{sim.shape[1]} matrix ({n_c} real rows, {n_r} real columns, "
-                     "the rest -inf padding)")
-            assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f}"
-            assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f}"
+            shape = f"a {sim.shape[0]}x{sim.shape[1]} matrix"
+            real = f"({n_c} real rows, {n_r} real columns, the rest -inf padding)"
+            assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f} {real}"
+            assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f} {real}"
     return run("4.1", test, "P averages each real candidate token's best match (its row's maximum), R each "
                             "real reference token's best match (its column's maximum); a padding row or "
                             "column is all -inf and must be left out of the average (0 * -inf is NaN, and "
