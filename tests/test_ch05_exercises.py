@@ -106,15 +106,38 @@ def weights_unique_references(cands, refs, tokenizer):  # M = distinct reference
     return _per_candidate(lambda c, r: sorted(set(r)), cands, refs, tokenizer)
 
 
+def _solution_5_2():
+    import numpy as np
+
+    from course_lib.model import load
+    from notebook_code import run_cells
+
+    tokenizer, _ = load()
+    return run_cells(NOTEBOOK, "def candidate_weights", solution=True, idf_lib=idf_lib, encode=encode, np=np,
+                     ch05=ch05, tokenizer=tokenizer)
+
+
 def test_5_2_solution_passes(capsys):
-    assert passes(ch05.check_5_2, solution("candidate_weights", idf_lib=idf_lib, encode=encode), capsys)
+    ns = _solution_5_2()
+    assert passes(ch05.check_5_2, ns["candidate_weights"], ns["heaviest_5_2"], capsys=capsys)
+    tied = list(ns["heaviest_5_2"])
+    tied[1] = "sang" if tied[1] == "bird" else "bird"  # bird and sang tie (both in no reference)
+    assert passes(ch05.check_5_2, ns["candidate_weights"], tied, capsys=capsys)
+
+
+def test_5_2_wrong_heaviest_fails(capsys):
+    ns = _solution_5_2()
+    right = list(ns["heaviest_5_2"])
+    assert right[3] == "a"  # "a" (in one reference) beats "mat" (in the reference passed twice)
+    for wrong in (None, right[:3], right[:3] + ["mat"], ["the"] * 4, right[:2] + ["the", "a"], ["log", "bird", "dog", "cat"]):
+        assert not passes(ch05.check_5_2, ns["candidate_weights"], wrong, capsys=capsys)
 
 
 @pytest.mark.parametrize("wrong", [stub, weights_from_candidates, weights_from_both, weights_paper_formula,
                                    weights_log10, weights_count_occurrences, weights_unseen_zero,
                                    weights_unique_references])
 def test_5_2_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch05.check_5_2, wrong, capsys)
+    assert not passes(ch05.check_5_2, wrong, ["log", "bird", "dog", "a"], capsys=capsys)
 
 
 def test_5_2_test_set_has_one_reference_per_candidate_and_a_repeat():

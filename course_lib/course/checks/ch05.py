@@ -98,9 +98,10 @@ def _wmt16_test_set(n: int = 40) -> tuple[list[str], list[str]]:
     return de["mt"].tolist(), de["ref"].tolist()
 
 
-def check_5_2(student_weights, hint: int = 1) -> bool:
+def check_5_2(student_weights, heaviest=None, hint: int = 1) -> bool:
     """Exercise 5.2: `student_weights(cands, refs, tokenizer)` -> the weight of every token of every
-    candidate, as `bert_score.score(cands, refs, idf=True)` weighs it (idf from the references)."""
+    candidate, as `bert_score.score(cands, refs, idf=True)` weighs it (idf from the references);
+    heaviest_5_2: for each candidate of IDF_TEST_SET, a token with the largest weight."""
     from course_lib.bertscore.embeddings import encode
     from course_lib.bertscore.idf import idf_weights
     from course_lib.model import load
@@ -120,13 +121,27 @@ def check_5_2(student_weights, hint: int = 1) -> bool:
                 for token, i, w in zip(tokenizer.convert_ids_to_tokens(ids), ids, weights):
                     assert close(w, expected_idf[i]), (
                         f"{name}: token {token!r} of {cand!r} should weigh {expected_idf[i]:.4f}, yours {w:.4f}")
+        cands, refs = IDF_TEST_SET
+        expected_idf = idf_weights(refs, tokenizer)
+        assert isinstance(heaviest, (list, tuple)) and len(heaviest) == len(cands), (
+            f"candidate_weights is right. Now set heaviest_5_2 to a list of {len(cands)} tokens: the heaviest token "
+            "of each candidate of ch05.IDF_TEST_SET")
+        for cand, token in zip(cands, heaviest):
+            ids = encode(tokenizer, cand)
+            by_token = dict(zip(tokenizer.convert_ids_to_tokens(ids), (expected_idf[i] for i in ids)))
+            top = max(by_token.values())
+            assert token in by_token, f"{token!r} is not a token of {cand!r} (word pieces as tokens() lists them)"
+            assert close(by_token[token], top), (
+                f"in {cand!r}, {token!r} is not the heaviest: a token in fewer references weighs more, one in "
+                "none weighs most, and a reference passed twice counts twice")
 
     return run("5.2", test, "idf=True takes idf from the references exactly as passed (M = number of "
                "references, a repeated one counted each time), never from the candidates; idf(w) = "
                "ln((M + 1) / (df(w) + 1)) with df counting references that contain w; a candidate token in no "
                "reference gets ln(M + 1).",
-               code="weights = my_idf([encode(tokenizer, r) for r in refs]); return [[weights[i] for i in "
-                    "encode(tokenizer, c)] for c in cands]", level=hint)
+               code="def candidate_weights(cands, refs, tokenizer): weights = my_idf([encode(tokenizer, r) for r "
+                    "in refs]); return [[weights[i] for i in encode(tokenizer, c)] for c in cands]  # then: "
+                    "heaviest_5_2 = the token with the largest weight of each candidate", level=hint)
 
 
 # Exercise 5.3: a small test set scored with idf=True (idf from these five references).
