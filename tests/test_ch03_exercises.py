@@ -58,22 +58,42 @@ def test_3_2_wrong_answers_fail(wrong, capsys):
     assert not passes(ch03.check_3_2, wrong, capsys)
 
 
-# ---- 3.3: mask the padding ------------------------------------------------------------------
+# ---- 3.3: mask a left-padded batch ----------------------------------------------------------
 
 def _cos(cand, ref):
     return (cand / cand.norm(dim=-1, keepdim=True)) @ (ref / ref.norm(dim=-1, keepdim=True)).transpose(1, 2)
 
 
-def padding_not_masked(cand, ref, cand_mask, ref_mask):
+def _left(lengths, total):
+    return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+
+
+def _right(lengths, total):  # the chapter's layout: real tokens first
+    return torch.arange(total)[None, :] < torch.tensor(lengths)[:, None]
+
+
+def padding_not_masked(cand, ref, cand_lengths, ref_lengths):
     return _cos(cand, ref)
 
 
-def only_reference_masked(cand, ref, cand_mask, ref_mask):
-    return _cos(cand, ref).masked_fill(~ref_mask[:, None, :], float("-inf"))
+def right_padding_assumed(cand, ref, cand_lengths, ref_lengths):  # section 4's layout, not this batch's
+    both = _right(cand_lengths, cand.shape[1])[:, :, None] & _right(ref_lengths, ref.shape[1])[:, None, :]
+    return _cos(cand, ref).masked_fill(~both, float("-inf"))
 
 
-def padding_set_to_zero(cand, ref, cand_mask, ref_mask):  # 0 can still win a max over negative cosines
-    return _cos(cand, ref).masked_fill(~(cand_mask[:, :, None] & ref_mask[:, None, :]), 0.0)
+def only_reference_masked(cand, ref, cand_lengths, ref_lengths):
+    return _cos(cand, ref).masked_fill(~_left(ref_lengths, ref.shape[1])[:, None, :], float("-inf"))
+
+
+def padding_set_to_zero(cand, ref, cand_lengths, ref_lengths):  # 0 can still win a max over negative cosines
+    both = _left(cand_lengths, cand.shape[1])[:, :, None] & _left(ref_lengths, ref.shape[1])[:, None, :]
+    return _cos(cand, ref).masked_fill(~both, 0.0)
+
+
+def off_by_one(cand, ref, cand_lengths, ref_lengths):  # one padding position too many
+    both = (_left([n - 1 for n in cand_lengths], cand.shape[1])[:, :, None]
+            & _left([n - 1 for n in ref_lengths], ref.shape[1])[:, None, :])
+    return _cos(cand, ref).masked_fill(~both, float("-inf"))
 
 
 def test_3_3_solution_passes(capsys):
@@ -82,21 +102,50 @@ def test_3_3_solution_passes(capsys):
     assert passes(ch03.check_3_3, fn, capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, padding_not_masked, only_reference_masked, padding_set_to_zero])
+@pytest.mark.parametrize("wrong", [stub, padding_not_masked, right_padding_assumed, only_reference_masked,
+                                   padding_set_to_zero, off_by_one])
 def test_3_3_wrong_answers_fail(wrong, capsys):
     assert not passes(ch03.check_3_3, wrong, capsys)
 
 
-# ---- 3.4: the naive score depends on its batch ----------------------------------------------
+# ---- 3.4: the naive score depends on its neighbours -----------------------------------------
 
 def test_3_4_solution_passes(capsys):
-    ns = solution_cell("answer_3_4", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03)
-    assert passes(ch03.check_3_4, ns["answer_3_4"], capsys)
+    tokenizer, _ = load()
+    ns = solution_cell("answer_3_4", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03, tokens=tokens,
+                       tokenizer=tokenizer)
+    assert passes(ch03.check_3_4, ns["answer_3_4"], ns["padding_3_4"], capsys=capsys)
 
 
 def test_3_4_wrong_answers_fail(capsys):
-    alone, batched = ch03.naive_alone_and_batched()
-    assert abs(batched - alone) > 0.005  # the example shows a clear effect
-    wrong_direction = "down" if batched > alone else "up"
-    for wrong in (None, wrong_direction, "same", 0.97):
-        assert not passes(ch03.check_3_4, wrong, capsys)
+    changes, pads = list(ch03.naive_changes()), ch03.neighbour_padding()
+    assert changes[0] > 0.01 and changes[1] < -0.01 and changes[2] < -0.01  # one up, two down: worth asking
+    tokenizer, _ = load()
+    common = max(len(tokens(tokenizer, t)) for p in ch03.NEIGHBOURS for t in p)
+    one_length = [(common - len(tokens(tokenizer, c)), common - len(tokens(tokenizer, r))) for c, r in ch03.NEIGHBOURS]
+    for wrong_changes in (None, "up", [-x for x in changes], [round(x, 2) for x in changes], changes[:2],
+                          [0.0, 0.0, 0.0]):
+        assert not passes(ch03.check_3_4, wrong_changes, pads, capsys=capsys)
+    for wrong_pads in (None, [(b, a) for a, b in pads], one_length, [(0, 0)] * 3):
+        assert not passes(ch03.check_3_4, changes, wrong_pads, capsys=capsys)
+
+
+# ---- the code hints run as pasted --------------------------------------------------------------
+
+def _code_hint(check, *answers, capsys):
+    check(*answers, hint=2)
+    return capsys.readouterr().out.split(" Code: ", 1)[1].strip()
+
+
+def test_code_hints_run_when_pasted(capsys):
+    tokenizer, _ = load()
+    names = dict(torch=torch, tokens=tokens, tokenizer=tokenizer, ch03=ch03, naive=naive, DEFAULT_LAYER=DEFAULT_LAYER)
+    exec(_code_hint(ch03.check_3_1, None, capsys=capsys), names)
+    assert passes(ch03.check_3_1, names["answer_3_1"], capsys)
+    exec("def batched_cosine_matrix(cand, ref):\n    " + _code_hint(ch03.check_3_2, stub, capsys=capsys), names)
+    assert passes(ch03.check_3_2, names["batched_cosine_matrix"], capsys)
+    exec("def masked_matrix(cand, ref, cand_lengths, ref_lengths):\n    "
+         + _code_hint(ch03.check_3_3, stub, capsys=capsys), names)
+    assert passes(ch03.check_3_3, names["masked_matrix"], capsys)
+    exec(_code_hint(ch03.check_3_4, None, capsys=capsys), names)
+    assert passes(ch03.check_3_4, names["answer_3_4"], names["padding_3_4"], capsys=capsys)

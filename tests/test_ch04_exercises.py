@@ -5,7 +5,9 @@ import pytest
 import torch
 
 import course_lib
+from course_lib.bertscore.idf import idf_weights
 from course_lib.course.checks import ch04
+from course_lib.model import load
 from course_lib.teaching.plots import pair_view
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
@@ -15,19 +17,31 @@ NOTEBOOK = NOTEBOOKS / "04_greedy_matching.ipynb"
 solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)
 
 
-# ---- 4.1: greedy precision and recall -------------------------------------------------------
+# ---- 4.1: greedy P and R of a padded pair ---------------------------------------------------
+
+def unpadded_solution(sim):  # the chapter's by-hand P and R: the -inf rows and columns join the mean
+    return float(sim.max(dim=1).values.mean()), float(sim.max(dim=0).values.mean())
+
+
+def padding_as_zero(sim):  # -inf -> 0 before the max: 0 beats a real token's negative cosines
+    s = sim.masked_fill(torch.isinf(sim), 0.0)
+    real_rows, real_cols = torch.isfinite(sim).any(dim=1), torch.isfinite(sim).any(dim=0)
+    return float(s.max(dim=1).values[real_rows].mean()), float(s.max(dim=0).values[real_cols].mean())
+
+
+def divides_by_padded_length(sim):  # padding maxima set to 0 but still counted in the mean
+    row, col = sim.max(dim=1).values, sim.max(dim=0).values
+    return (float(row.masked_fill(torch.isinf(row), 0.0).mean()), float(col.masked_fill(torch.isinf(col), 0.0).mean()))
+
 
 def max_over_wrong_axis(sim):  # P from the column maxima, R from the row maxima
-    return float(sim.max(dim=0).values.mean()), float(sim.max(dim=1).values.mean())
+    row, col = sim.max(dim=1).values, sim.max(dim=0).values
+    return float(col[torch.isfinite(col)].mean()), float(row[torch.isfinite(row)].mean())
 
 
 def mean_instead_of_max(sim):
-    return float(sim.mean(dim=1).mean()), float(sim.mean(dim=0).mean())
-
-
-def one_number_twice(sim):  # the mean of all row maxima used for both
-    p = float(sim.max(dim=1).values.mean())
-    return p, p
+    s = sim.masked_fill(torch.isinf(sim), float("nan"))
+    return float(s.nanmean(dim=1).nanmean()), float(s.nanmean(dim=0).nanmean())
 
 
 def test_4_1_solution_passes(capsys):
@@ -35,37 +49,59 @@ def test_4_1_solution_passes(capsys):
     assert passes(ch04.check_4_1, fn, capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, max_over_wrong_axis, mean_instead_of_max, one_number_twice])
+@pytest.mark.parametrize("wrong", [stub, unpadded_solution, padding_as_zero, divides_by_padded_length,
+                                   max_over_wrong_axis, mean_instead_of_max])
 def test_4_1_wrong_answers_fail(wrong, capsys):
     assert not passes(ch04.check_4_1, wrong, capsys)
 
 
-# ---- 4.2: weighted P, R, F ------------------------------------------------------------------
+# ---- 4.2: weighted P, R, F_beta --------------------------------------------------------------
 
 def _pr(sim, cw, rw):
     return (sim.max(dim=1).values * cw).sum() / cw.sum(), (sim.max(dim=0).values * rw).sum() / rw.sum()
 
 
-def f_as_arithmetic_mean(sim, cw, rw):
+def _fb(P, R, beta):
+    return (1 + beta ** 2) * P * R / (beta ** 2 * P + R)
+
+
+def f1_whatever_beta(sim, cw, rw, beta):  # the chapter's F, not F_beta
     P, R = _pr(sim, cw, rw)
-    return float(P), float(R), float((P + R) / 2)
+    return float(P), float(R), float(2 * P * R / (P + R))
 
 
-def weights_not_normalised(sim, cw, rw):  # divides by the number of tokens, not by Σ w
+def beta_not_squared(sim, cw, rw, beta):
+    P, R = _pr(sim, cw, rw)
+    return float(P), float(R), float((1 + beta) * P * R / (beta * P + R))
+
+
+def beta_on_the_wrong_side(sim, cw, rw, beta):  # leans towards P when beta > 1
+    P, R = _pr(sim, cw, rw)
+    return float(P), float(R), float(_fb(R, P, beta))
+
+
+def weights_not_normalised(sim, cw, rw, beta):  # divides by the number of tokens, not by Σ w
     P = (sim.max(dim=1).values * cw).sum() / len(cw)
     R = (sim.max(dim=0).values * rw).sum() / len(rw)
-    return float(P), float(R), float(2 * P * R / (P + R))
+    return float(P), float(R), float(_fb(P, R, beta))
 
 
-def weights_ignored(sim, cw, rw):
+def weights_ignored(sim, cw, rw, beta):
     P, R = sim.max(dim=1).values.mean(), sim.max(dim=0).values.mean()
-    return float(P), float(R), float(2 * P * R / (P + R))
+    return float(P), float(R), float(_fb(P, R, beta))
 
 
-def weights_swapped(sim, cw, rw):  # P and R exchanged: each maximum taken over the wrong axis
+def weights_swapped(sim, cw, rw, beta):  # P and R exchanged: each maximum taken over the wrong axis
     P = (sim.max(dim=0).values * rw).sum() / rw.sum()
     R = (sim.max(dim=1).values * cw).sum() / cw.sum()
-    return float(P), float(R), float(2 * P * R / (P + R))
+    return float(P), float(R), float(_fb(P, R, beta))
+
+
+def special_tokens_not_targets(sim, cw, rw, beta):  # the special-token slip: weight 0 also removes targets
+    rows = sim.masked_fill((rw <= 0)[None, :], float("-inf")).max(dim=1).values.masked_fill(cw <= 0, 0.0)
+    cols = sim.masked_fill((cw <= 0)[:, None], float("-inf")).max(dim=0).values.masked_fill(rw <= 0, 0.0)
+    P, R = (rows * cw).sum() / cw.sum(), (cols * rw).sum() / rw.sum()
+    return float(P), float(R), float(_fb(P, R, beta))
 
 
 def test_4_2_solution_passes(capsys):
@@ -73,46 +109,102 @@ def test_4_2_solution_passes(capsys):
     assert passes(ch04.check_4_2, fn, capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, f_as_arithmetic_mean, weights_not_normalised, weights_ignored,
-                                   weights_swapped])
+@pytest.mark.parametrize("wrong", [stub, f1_whatever_beta, beta_not_squared, beta_on_the_wrong_side,
+                                   weights_not_normalised, weights_ignored, weights_swapped,
+                                   special_tokens_not_targets])
 def test_4_2_wrong_answers_fail(wrong, capsys):
     assert not passes(ch04.check_4_2, wrong, capsys)
 
 
-# ---- 4.3: swapping keeps F ------------------------------------------------------------------
+def test_4_2_names_the_special_token_slip_and_the_side_of_beta(capsys):
+    assert not ch04.check_4_2(special_tokens_not_targets)
+    assert "match *targets*" in capsys.readouterr().out
+    assert not ch04.check_4_2(beta_on_the_wrong_side)
+    assert "lean towards R" in capsys.readouterr().out
+
+
+# ---- 4.3: swapping, with idf ------------------------------------------------------------------
+
+def _solution_4_3():
+    tokenizer, _ = load()
+    return solution_cell("answer_4_3", ch04=ch04, course_lib=course_lib, idf_weights=idf_weights, tokenizer=tokenizer)
+
 
 def test_4_3_solution_passes(capsys):
-    ns = solution_cell("answer_4_3", ch04=ch04, course_lib=course_lib)
-    assert passes(ch04.check_4_3, ns["answer_4_3"], capsys)
-    assert passes(ch04.check_4_3, "f", capsys)  # case does not matter
+    ns = _solution_4_3()
+    assert passes(ch04.check_4_3, ns["answer_4_3"], ns["weights_4_3"], capsys=capsys)
 
 
-@pytest.mark.parametrize("wrong", [None, "P", "R", "PRF", 0.739])
-def test_4_3_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch04.check_4_3, wrong, capsys)
+def test_4_3_wrong_answers_fail(capsys):
+    ns = _solution_4_3()
+    right, weights = ns["answer_4_3"], ns["weights_4_3"]
+    assert max(abs(x) for x in right) > 0.02  # the asymmetry is large enough to ask about
+    a, b = [p[0] for p in ch04.SWAP_PAIRS], [p[1] for p in ch04.SWAP_PAIRS]
+    without_idf = (course_lib.score(b, a)[2] - course_lib.score(a, b)[2]).tolist()  # ~0: idf forgotten
+    for wrong in (None, "F", [-x for x in right], without_idf, right[:2], [round(x, 2) for x in right]):
+        assert not passes(ch04.check_4_3, wrong, weights, capsys=capsys)
+    tokenizer, _ = load()
+    uniform = {i: 1.0 for i in range(tokenizer.vocab_size)}
+    for wrong_weights in (None, True, uniform):
+        assert not passes(ch04.check_4_3, right, wrong_weights, capsys=capsys)
 
 
-# ---- 4.4: red shoes, measured ---------------------------------------------------------------
+# ---- 4.4: a paraphrase against wrong facts ----------------------------------------------------
 
 def test_4_4_solution_passes(capsys):
-    ns = solution_cell("answer_4_4", ch04=ch04, course_lib=course_lib)
-    assert passes(ch04.check_4_4, ns["answer_4_4"], capsys)
+    ns = solution_cell("answer_4_4", ch04=ch04, course_lib=course_lib, pair_view=pair_view)
+    assert passes(ch04.check_4_4, ns["answer_4_4"], ns["weakest_4_4"], capsys=capsys)
 
 
-def test_4_4_the_articles_claim_fails(capsys):
-    scores = ch04.red_shoes_scores()
-    loser = ch04.RED_SHOES_CANDIDATES[int(scores[1] > scores[0]) ^ 1]
-    for wrong in (None, loser, "blue socks", 1):
-        assert not passes(ch04.check_4_4, wrong, capsys)
+def test_4_4_wrong_answers_fail(capsys):
+    scores = ch04.cat_scores()
+    k = int(scores[1] > scores[0])
+    winner, loser = ch04.CAT_CANDIDATES[k], ch04.CAT_CANDIDATES[1 - k]
+    weakest = ch04.weakest_token(loser, ch04.CAT_REFERENCE)
+    for wrong in (None, loser, "white dog", 1):
+        assert not passes(ch04.check_4_4, wrong, weakest, capsys=capsys)
+    v = pair_view(loser, ch04.CAT_REFERENCE)
+    weakest_with_special = v.cand_tokens[int(v.sim.max(dim=1).values.argmin())]  # may be [CLS]/[SEP]
+    weakest_of_winner = ch04.weakest_token(winner, ch04.CAT_REFERENCE)
+    for wrong in (None, "naps", weakest_of_winner, weakest_with_special if weakest_with_special != weakest else "dark"):
+        assert not passes(ch04.check_4_4, winner, wrong, capsys=capsys)
 
 
-# ---- 4.5: a token that matches a special token ----------------------------------------------
+# ---- 4.5: reference tokens that match a special token -----------------------------------------
 
 def test_4_5_solution_passes(capsys):
     ns = solution_cell("answer_4_5", ch04=ch04, pair_view=pair_view)
     assert passes(ch04.check_4_5, ns["answer_4_5"], capsys)
 
 
-@pytest.mark.parametrize("wrong", [None, "cars", "[SEP]", ["consumers", "."]])
+@pytest.mark.parametrize("wrong", [None, "[SEP]", ["[SEP]"], ["!"], [",", "!", "sadly"], ["."], "meeting"])
 def test_4_5_wrong_answers_fail(wrong, capsys):
+    assert set(ch04.tokens_matching_special(*ch04.PUNCTUATION_PAIR)) == {",", "!"}
     assert not passes(ch04.check_4_5, wrong, capsys)
+
+
+def test_4_5_explains_the_sep_slip(capsys):
+    assert not ch04.check_4_5("[SEP]")
+    assert "*reference* tokens" in capsys.readouterr().out
+
+
+# ---- the code hints run as pasted --------------------------------------------------------------
+
+def _code_hint(check, *answers, capsys):
+    check(*answers, hint=2)
+    return capsys.readouterr().out.split(" Code: ", 1)[1].strip()
+
+
+def test_code_hints_run_when_pasted(capsys):
+    tokenizer, _ = load()
+    for check, header in [(ch04.check_4_1, "def greedy_precision_recall(sim):\n    "),
+                          (ch04.check_4_2, "def weighted_bertscore(sim, cand_weights, ref_weights, beta):\n    ")]:
+        namespace = {"torch": torch}
+        exec(header + _code_hint(check, stub, capsys=capsys), namespace)
+        name = header.split("(")[0][4:]
+        assert passes(check, namespace[name], capsys)
+    names = dict(ch04=ch04, course_lib=course_lib, idf_weights=idf_weights, tokenizer=tokenizer, pair_view=pair_view)
+    exec(_code_hint(ch04.check_4_3, None, capsys=capsys), names)
+    assert passes(ch04.check_4_3, names["answer_4_3"], names["weights_4_3"], capsys=capsys)
+    exec(_code_hint(ch04.check_4_5, None, capsys=capsys), names)
+    assert passes(ch04.check_4_5, names["answer_4_5"], capsys)

@@ -51,13 +51,13 @@ def idf_unseen_zero(token_ids):
 
 
 def test_5_1_solution_passes(capsys):
-    assert passes(ch05.check_idf, solution("my_idf"), capsys)
+    assert passes(ch05.check_5_1, solution("my_idf"), capsys)
 
 
 @pytest.mark.parametrize("wrong", [stub, idf_no_smoothing, idf_counts_occurrences, idf_plain_dict,
                                    idf_unseen_zero])
 def test_5_1_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch05.check_idf, wrong, capsys)
+    assert not passes(ch05.check_5_1, wrong, capsys)
 
 
 # ---- 5.2: the weights of a test set's candidates ---------------------------------------------
@@ -106,28 +106,123 @@ def weights_unique_references(cands, refs, tokenizer):  # M = distinct reference
     return _per_candidate(lambda c, r: sorted(set(r)), cands, refs, tokenizer)
 
 
+def _solution_5_2():
+    import numpy as np
+
+    from course_lib.model import load
+    from notebook_code import run_cells
+
+    tokenizer, _ = load()
+    return run_cells(NOTEBOOK, "def candidate_weights", solution=True, idf_lib=idf_lib, encode=encode, np=np,
+                     ch05=ch05, tokenizer=tokenizer)
+
+
 def test_5_2_solution_passes(capsys):
-    assert passes(ch05.check_5_2, solution("candidate_weights", idf_lib=idf_lib, encode=encode), capsys)
+    ns = _solution_5_2()
+    assert passes(ch05.check_5_2, ns["candidate_weights"], ns["heaviest_5_2"], capsys=capsys)
+    tied = list(ns["heaviest_5_2"])
+    tied[1] = "sang" if tied[1] == "bird" else "bird"  # bird and sang tie (both in no reference)
+    assert passes(ch05.check_5_2, ns["candidate_weights"], tied, capsys=capsys)
+
+
+def test_5_2_wrong_heaviest_fails(capsys):
+    ns = _solution_5_2()
+    right = list(ns["heaviest_5_2"])
+    assert right[3] == "a"  # "a" (in one reference) beats "mat" (in the reference passed twice)
+    for wrong in (None, right[:3], right[:3] + ["mat"], ["the"] * 4, right[:2] + ["the", "a"], ["log", "bird", "dog", "cat"]):
+        assert not passes(ch05.check_5_2, ns["candidate_weights"], wrong, capsys=capsys)
 
 
 @pytest.mark.parametrize("wrong", [stub, weights_from_candidates, weights_from_both, weights_paper_formula,
                                    weights_log10, weights_count_occurrences, weights_unseen_zero,
                                    weights_unique_references])
 def test_5_2_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch05.check_5_2, wrong, capsys)
+    assert not passes(ch05.check_5_2, wrong, ["log", "bird", "dog", "a"], capsys=capsys)
 
 
-# ---- 5.3 and 5.4: questions ------------------------------------------------------------------
+def test_5_2_test_set_has_one_reference_per_candidate_and_a_repeat():
+    cands, refs = ch05.IDF_TEST_SET
+    assert len(cands) == len(refs) and len(set(refs)) < len(refs)
+
+
+# ---- 5.1's code hint runs as pasted ------------------------------------------------------------
+
+def _code_hint(check, answer, capsys) -> str:
+    check(answer, hint=2)
+    out = capsys.readouterr().out
+    return out.split(" Code: ", 1)[1].strip()
+
+
+def test_5_1_code_hint_runs_when_pasted(capsys):
+    code = _code_hint(ch05.check_5_1, idf_plain_dict, capsys)
+    namespace = {"math": math, "Counter": Counter, "defaultdict": defaultdict}
+    exec("def my_idf(token_ids):\n    " + code, namespace)
+    assert passes(ch05.check_5_1, namespace["my_idf"], capsys)
+
+
+# ---- 5.3: which recalls break ------------------------------------------------------------------
 
 def test_5_3(capsys):
-    assert passes(ch05.check_single_reference_weight, math.log(2 / 2), capsys)
-    for wrong in (None, math.log(2), 1.0, "0", float("nan")):
-        assert not passes(ch05.check_single_reference_weight, wrong, capsys)
+    want = list(ch05.nan_recall_pairs())
+    assert want == [0, 3]  # the repeated "The cat sat." reference: every token in every reference
+    assert passes(ch05.check_5_3, want, capsys)
+    assert passes(ch05.check_5_3, (3, 0), capsys)
+    for wrong in (None, 0, [0], [3], [0, 3, 4], [], math.log(2 / 2), [1, 2]):
+        assert not passes(ch05.check_5_3, wrong, capsys)
+
+
+def test_5_3_solution_passes(capsys):
+    import warnings
+
+    import course_lib
+    from course_lib.model import load
+    from notebook_code import run_cells
+
+    tokenizer, _ = load()
+    ns = run_cells(NOTEBOOK, "answer_5_3", solution=True, ch05=ch05, course_lib=course_lib, math=math,
+                   warnings=warnings, idf_lib=idf_lib, encode=encode, tokenizer=tokenizer)
+    assert passes(ch05.check_5_3, ns["answer_5_3"], capsys)
+
+
+# ---- 5.4: the heaviest weights of a test set ----------------------------------------------------
+
+M_CS = 560  # the cs-en rows (the checker counts them itself); 524 distinct references
 
 
 def test_5_4(capsys):
-    m = 2564  # the distinct WMT16 references (the checker counts them itself)
-    assert passes(ch05.check_unseen_and_rarest, (math.log(m + 1), math.log((m + 1) / 2)), capsys)
-    for wrong in (None, 7.85, (math.log((m + 1) / 2), math.log(m + 1)), (math.inf, math.log(m)),
-                  (math.log(3361), math.log(3361 / 2))):  # swapped; paper's formula; all 3,360 rows
-        assert not passes(ch05.check_unseen_and_rarest, wrong, capsys)
+    right = (math.log(M_CS + 1), math.log((M_CS + 1) / 2))
+    unseen = list(ch05.unseen_tokens(ch05.INVENTED_CANDIDATE))
+    assert "minister" in unseen and "##bula" in unseen and "prague" not in unseen  # a common word unseen too
+    assert passes(ch05.check_5_4, right, unseen, capsys=capsys)
+    for wrong in (None, 6.33, (right[1], right[0]), (math.inf, math.log(M_CS)),
+                  (math.log(525), math.log(525 / 2)),           # distinct references only
+                  (math.log(2565), math.log(2565 / 2)),         # the chapter's WMT16 corpus
+                  (round(right[0], 2), round(right[1], 2))):    # rounded
+        assert not passes(ch05.check_5_4, wrong, unseen, capsys=capsys)
+    for wrong_unseen in (None, ["##or", "##bula"], unseen + ["prague"], "minister"):
+        assert not passes(ch05.check_5_4, right, wrong_unseen, capsys=capsys)
+
+
+def test_5_4_hints_name_rounding_and_repeats(capsys):
+    right = (math.log(M_CS + 1), math.log((M_CS + 1) / 2))
+    ch05.check_5_4((round(right[0], 2), round(right[1], 2)))
+    assert "unrounded" in capsys.readouterr().out
+    ch05.check_5_4((math.log(525), math.log(525 / 2)))
+    assert "repeated one each time" in capsys.readouterr().out
+
+
+def test_5_4_solution_and_code_hint_run(capsys):
+    import course_lib
+    from course_lib.evaluation import datasets
+    from course_lib.model import load
+    from notebook_code import run_cells
+
+    tokenizer, _ = load()
+    names = dict(ch05=ch05, math=math, idf_lib=idf_lib, encode=encode, tokenizer=tokenizer, datasets=datasets,
+                 wmt=datasets.wmt16(), course_lib=course_lib)
+    ns = run_cells(NOTEBOOK, "answer_5_4", solution=True, **names)
+    assert passes(ch05.check_5_4, ns["answer_5_4"], ns["unseen_5_4"], capsys=capsys)
+    code = _code_hint(ch05.check_5_4, None, capsys)
+    pasted = dict(names)
+    exec(code, pasted)
+    assert passes(ch05.check_5_4, pasted["answer_5_4"], pasted["unseen_5_4"], capsys=capsys)

@@ -206,7 +206,7 @@ def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, 
     n_c, n_r = view.sim.shape
     if fig is None:
         fig = plt.figure(figsize=(max(6.5, 0.6 * n_r + 4), max(4.5, 0.45 * n_c + 2.6)))
-    grid = fig.add_gridspec(2, 3, width_ratios=[n_r, 1.6, 0.35], height_ratios=[n_c, 1.3],
+    grid = fig.add_gridspec(2, 3, width_ratios=[n_r, 1.8, 0.35], height_ratios=[n_c, 1.5],
                             wspace=0.08, hspace=0.12)
     ax = fig.add_subplot(grid[0, 0])
     ax_row = fig.add_subplot(grid[0, 1])
@@ -227,15 +227,15 @@ def maxima_heatmap(candidate: str, reference: str, model_type=None, layer=None, 
                           for v, x in zip(values.tolist(), w.tolist())]])
 
     rows = row_max.numpy()[:, None]
+    margin = {**{k: v for k, v in kw.items() if k != "fmt"}, "annot_kws": {"size": 9}}  # legible w=
     sns.heatmap(rows, ax=ax_row, cbar=False, annot=labels(row_max, view.cand_weights).T, fmt="",
                 mask=(view.cand_weights <= 0).numpy()[:, None], xticklabels=["row max"],
-                yticklabels=False, **{k: v for k, v in kw.items() if k != "fmt"})
+                yticklabels=False, **margin)
     ax_row.set_title(f"P = {view.P:.3f}", fontsize=10)
     ax_row.tick_params(axis="y", left=False)
     sns.heatmap(col_max.numpy()[None, :], ax=ax_col, cbar=False, fmt="",
                 annot=labels(col_max, view.ref_weights), mask=(view.ref_weights <= 0).numpy()[None, :],
-                xticklabels=view.ref_tokens, yticklabels=["column max"],
-                **{k: v for k, v in kw.items() if k != "fmt"})
+                xticklabels=view.ref_tokens, yticklabels=["column max"], **margin)
     ax_col.text(n_r + 0.2, 0.5, f"R = {view.R:.3f}", va="center", ha="left", fontsize=10)
     ax_col.set_xlabel("reference tokens")
     ax_col.tick_params(axis="x", labelrotation=45)

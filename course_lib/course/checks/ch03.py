@@ -12,13 +12,18 @@ from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
 from . import forbid, run
 
-# Exercise 3.1: sentences whose tokens the student counts (a word split into pieces, "$20.00").
-COUNT_SENTENCES = ["The rouge slippers cost $20", "The red shoes cost $20.00"]
-# Exercise 3.4: a short pair, alone and then in a batch with a long pair.
-SHORT_PAIR = ("A man is playing a guitar.", "A man plays the guitar.")
-LONG_PAIR = ("The orchestra rehearsed the whole symphony twice before the evening concert in the "
-             "old town hall.", "Before the concert that evening, the musicians practised the entire "
-             "symphony two times in the historic town hall.")
+# Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
+# a temperature).
+COUNT_SENTENCES = ["Snowfall paralysed Reykjavik's airport overnight.", "Temperatures plunged to -12°C!"]
+# Exercise 3.4: three pairs of very different lengths, scored alone and then in one batch: the first is
+# short on both sides, the second has the longest candidate, the third the longest reference.
+NEIGHBOURS = [
+    ("A child is reading.", "A kid reads a book."),
+    ("The committee postponed its decision on the controversial highway project until after the "
+     "regional elections.", "It rained."),
+    ("Prices rose.", "Consumer prices rose sharply in March, driven mainly by higher energy and food "
+     "costs across the eurozone."),
+]
 
 
 @lru_cache(maxsize=None)
@@ -38,8 +43,8 @@ def check_3_1(answer, hint: int = 1) -> bool:
             assert got == w, f"{s!r}: you counted {got}"
     return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
                             "are not counted.",
-               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES] (print "
-                    "tokens(tokenizer, s) to see them)", level=hint)
+               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]  # print "
+                    "tokens(tokenizer, s) to see them", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +71,10 @@ def _matrix_cases():
 def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
     """student_cosine_matrix(cand [batch, cand_len, dim], ref [batch, ref_len, dim]) ->
     [batch, cand_len, ref_len] cosines."""
-    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity",
-                                   "course_lib.teaching.naive")
+    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity.cosine_matrix",
+                                   "course_lib.bertscore.similarity.masked_cosine_matrix",
+                                   "course_lib.bertscore.similarity.normalize",
+                                   "course_lib.teaching.naive.naive_cosine_matrix")
 
     def test():
         for cand, ref, _, _ in _matrix_cases():
@@ -85,54 +92,107 @@ def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
                     "return c @ r.transpose(-1, -2)", level=hint)
 
 
+@lru_cache(maxsize=1)
+def _left_padded_cases():
+    """(cand, ref, cand_lengths, ref_lengths) of LEFT-padded batches (padding first, as decoder-only
+    LLM tokenizers pad): random vectors, and the model's vectors of a real batch moved to the right."""
+    cases = []
+    for cand, ref, cm, rm in _matrix_cases():
+        c_len, r_len = cm.sum(-1).tolist(), rm.sum(-1).tolist()
+        cand_l = torch.stack([torch.roll(cand[b], cand.shape[1] - n, dims=0) for b, n in enumerate(c_len)])
+        ref_l = torch.stack([torch.roll(ref[b], ref.shape[1] - n, dims=0) for b, n in enumerate(r_len)])
+        cases.append((cand_l, ref_l, c_len, r_len))
+    return tuple(cases)
+
+
+def _left_mask(lengths, total: int) -> torch.Tensor:
+    """[batch, total]: True for the last `length` positions of each row (left padding)."""
+    return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+
+
 def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
-    """student_masked_matrix(cand, ref, cand_mask, ref_mask) -> [batch, cand_len, ref_len] cosines,
-    -inf wherever the candidate token or the reference token is padding."""
-    student_masked_matrix = forbid(student_masked_matrix, "course_lib.bertscore.similarity.masked_cosine_matrix",
-                                   "course_lib.bertscore.similarity.pair_mask")
+    """student_masked_matrix(cand, ref, cand_lengths, ref_lengths) -> [batch, cand_len, ref_len] cosines
+    of a LEFT-padded batch, -inf wherever the candidate token or the reference token is padding."""
+    student_masked_matrix = forbid(student_masked_matrix, "course_lib.bertscore.similarity.masked_cosine_matrix")
 
     def test():
-        for cand, ref, cm, rm in _matrix_cases():
+        for cand, ref, c_len, r_len in _left_padded_cases():
+            cm, rm = _left_mask(c_len, cand.shape[1]), _left_mask(r_len, ref.shape[1])
             want = masked_cosine_matrix(cand, ref, cm, rm)
-            got = student_masked_matrix(cand.clone(), ref.clone(), cm.clone(), rm.clone())
+            got = student_masked_matrix(cand.clone(), ref.clone(), list(c_len), list(r_len))
             assert isinstance(got, torch.Tensor), "return a torch tensor"
             assert tuple(got.shape) == tuple(want.shape), \
                 f"shape {tuple(got.shape)}, expected {tuple(want.shape)}"
             pad = torch.isinf(want)
             assert torch.equal(torch.isneginf(got), pad), (
                 f"{int(pad.sum())} cells pair a token with padding and must be -inf; yours has "
-                f"{int(torch.isneginf(got).sum())} -inf cells (real lengths: candidates "
-                f"{cm.sum(-1).tolist()}, references {rm.sum(-1).tolist()})")
+                f"{int(torch.isneginf(got).sum())} -inf cells, {int((torch.isneginf(got) != pad).sum())} of them "
+                f"(or of the cells that should be) in the wrong place (real lengths: candidates {list(c_len)}, "
+                f"references {list(r_len)}, of {cand.shape[1]} and {ref.shape[1]} positions; the padding is "
+                "at the start)")
             err = (got[~pad].float() - want[~pad]).abs().max().item()
             assert err < 1e-4, f"the real cells differ from the cosines by up to {err:.3g}"
-    return run("3.3", test, "a cell is padding when its candidate token *or* its reference token is "
-                            "padding; such cells must be -inf (a 0 could still win a max).",
-               code="both_real = cand_mask[:, :, None] & ref_mask[:, None, :]; return batched_cosine_matrix("
-                    "cand, ref).masked_fill(~both_real, float(\"-inf\"))", level=hint)
+    return run("3.3", test, "with left padding, a text of length n in a batch of L positions has its real "
+                            "tokens at positions L - n ... L - 1. Build each side's mask from the lengths; a cell "
+                            "is padding when its candidate token *or* its reference token is padding, and must "
+                            "be -inf (a 0 could still win a max).",
+               code="cand_mask = torch.arange(cand.shape[1])[None, :] >= (cand.shape[1] - torch.tensor("
+                    "cand_lengths))[:, None]; ref_mask = torch.arange(ref.shape[1])[None, :] >= (ref.shape[1] - "
+                    "torch.tensor(ref_lengths))[:, None]; return batched_cosine_matrix(cand, ref).masked_fill("
+                    "~(cand_mask[:, :, None] & ref_mask[:, None, :]), float(\"-inf\"))", level=hint)
 
 
 @lru_cache(maxsize=1)
-def naive_alone_and_batched() -> tuple[float, float]:
-    """The naive code's F of SHORT_PAIR scored alone and in a batch with LONG_PAIR (layer 4)."""
+def naive_changes() -> tuple[float, ...]:
+    """For each pair of NEIGHBOURS: its naive F in one batch with the others minus its naive F alone."""
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching.naive import naive_pair_scores
 
-    alone = naive_pair_scores([SHORT_PAIR[0]], [SHORT_PAIR[1]], layer=DEFAULT_LAYER)[2][0].item()
-    batched = naive_pair_scores([SHORT_PAIR[0], LONG_PAIR[0]], [SHORT_PAIR[1], LONG_PAIR[1]],
-                                layer=DEFAULT_LAYER)[2][0].item()
-    return alone, batched
+    cands, refs = [c for c, _ in NEIGHBOURS], [r for _, r in NEIGHBOURS]
+    batched = naive_pair_scores(cands, refs, layer=DEFAULT_LAYER)[2]
+    return tuple(batched[k].item() - naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2][0].item()
+                 for k, (c, r) in enumerate(NEIGHBOURS))
 
 
-def check_3_4(answer, hint: int = 1) -> bool:
-    """answer_3_4: "up" or "down" -- how the naive F of SHORT_PAIR moves when LONG_PAIR joins its batch."""
+def neighbour_padding() -> list[tuple[int, int]]:
+    """(padding rows, padding columns) of each pair of NEIGHBOURS in one batch."""
+    tokenizer, _ = load()
+    n_c = [len(tokens(tokenizer, c)) for c, _ in NEIGHBOURS]
+    n_r = [len(tokens(tokenizer, r)) for _, r in NEIGHBOURS]
+    return [(max(n_c) - a, max(n_r) - b) for a, b in zip(n_c, n_r)]
+
+
+def check_3_4(answer, padding=None, hint: int = 1) -> bool:
+    """answer_3_4: for each pair of NEIGHBOURS, naive F in the batch minus naive F alone;
+    padding_3_4: the (padding rows, padding columns) each pair gets in the batch."""
     def test():
-        alone, batched = naive_alone_and_batched()
-        want = "up" if batched > alone else "down"
-        assert isinstance(answer, str) and answer.strip().lower() in ("up", "down"), \
-            'set answer_3_4 to "up" or "down"'
-        assert answer.strip().lower() == want, "that is not what the naive code does here"
-    return run("3.4", test, "score the short pair alone, then in one batch with the long pair, and "
-                            "compare the short pair's F.",
-               code="naive.naive_pair_scores([s[0]], [s[1]], layer=DEFAULT_LAYER)[2][0] vs "
-                    "naive.naive_pair_scores([s[0], l[0]], [s[1], l[1]], layer=DEFAULT_LAYER)[2][0] with "
-                    "s, l = ch03.SHORT_PAIR, ch03.LONG_PAIR", level=hint)
+        want = naive_changes()
+        assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
+            f"set answer_3_4 to a list of {len(want)} numbers, one change of F per pair"
+        try:
+            got = [float(x) for x in answer]
+        except (TypeError, ValueError):
+            raise AssertionError(f"set answer_3_4 to a list of {len(want)} numbers") from None
+        for k, (g, w) in enumerate(zip(got, want)):
+            if abs(g + w) < 1e-3 < abs(w):
+                raise AssertionError(f"pair {k}: wrong sign (F in the batch minus F alone)")
+            assert abs(g - w) < 1e-3, f"pair {k}: the change of its naive F is not {g:+.4f}"
+        pads = neighbour_padding()
+        assert isinstance(padding, (list, tuple)) and len(padding) == len(pads) and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 for p in padding), (
+            "answer_3_4 is right. Now set padding_3_4 to a list of (padding rows, padding columns), one per pair")
+        got_p = [tuple(int(x) for x in p) for p in padding]
+        if got_p == [(b, a) for a, b in pads]:
+            raise AssertionError("rows are candidate tokens, columns reference tokens: you swapped them")
+        for k, (g, w) in enumerate(zip(got_p, pads)):
+            assert g == w, (f"pair {k}: not {g}. The candidates are padded to the longest candidate, the "
+                            "references to the longest reference, each side on its own ([CLS]/[SEP] count)")
+    return run("3.4", test, "score each pair alone, then all three in one batch, and subtract. In the batch, "
+                            "every candidate is padded to the longest candidate and every reference to the longest "
+                            "reference; a [PAD] row finds a [PAD] column at cosine near 1 (inflates), a padding "
+                            "row with no padding column to meet matches only real tokens (deflates).",
+               code="cs, rs = zip(*ch03.NEIGHBOURS); batch = naive.naive_pair_scores(list(cs), list(rs), "
+                    "layer=DEFAULT_LAYER)[2]; alone = [naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2][0] "
+                    "for c, r in ch03.NEIGHBOURS]; answer_3_4 = [float(b - a) for b, a in zip(batch, alone)]; n_c = "
+                    "[len(tokens(tokenizer, c)) for c in cs]; n_r = [len(tokens(tokenizer, r)) for r in rs]; "
+                    "padding_3_4 = [(max(n_c) - a, max(n_r) - b) for a, b in zip(n_c, n_r)]", level=hint)

@@ -10,24 +10,43 @@ from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, run
 
-# The red-shoes example of Comet's article: one reference, two candidates.
+# The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
 RED_SHOES_CANDIDATES = ["The rouge slippers cost $20", "The blue socks cost $20"]
-# Exercise 4.3: a pair to score both ways.
-SWAP_PAIR = ("A man is slicing a tomato in the kitchen.", "Someone cuts a tomato.")
-# Exercise 4.5: the candidate has no final full stop; the reference has one.
+# Section 5: the candidate has no final full stop; the reference has one.
 SPECIAL_PAIR = ("people like foreign cars", "Consumers prefer imported cars.")
+# Exercise 4.3: three (a, b) pairs, scored a -> b and b -> a with idf=True.
+SWAP_PAIRS = [("A woman slices an onion.", "Someone is cutting an onion in the kitchen."),
+              ("The train was delayed by heavy snow.", "Snow delayed the train."),
+              ("Two dogs play in the yard.", "Two puppies are playing outside on the grass.")]
+# Exercise 4.4: one reference, a paraphrase and a candidate with two wrong facts.
+CAT_REFERENCE = "A small black cat sleeps on the sofa."
+CAT_CANDIDATES = ["A tiny dark kitten naps on the couch.", "A small white dog sleeps on the sofa."]
+# Exercise 4.5: the candidate has no punctuation; the reference has two marks.
+PUNCTUATION_PAIR = ("the meeting was cancelled", "Sadly, the meeting was cancelled!")
 
 
 @lru_cache(maxsize=None)
-def _matrices():
-    """Similarity matrices [cand_len, ref_len]: random (non-square and square) and real ones."""
+def _padded_matrices():
+    """Matrices [cand_len, ref_len] of one pair cut out of a padded batch: -inf in every cell whose
+    candidate or reference token is padding (trailing rows / columns). Random cosines in [-1, 1]
+    (one real row all negative, where a 0 would win), and two real pairs padded by hand."""
     from course_lib.teaching.plots import pair_view
 
     g = torch.Generator().manual_seed(4)
-    mats = [torch.rand(n_c, n_r, generator=g) * 2 - 1 for n_c, n_r in [(3, 5), (6, 4), (5, 5), (1, 7)]]
-    for cand, ref in [("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR]:
-        mats.append(pair_view(cand, ref).sim[1:-1, 1:-1])  # real tokens only
+    mats = []
+    for n_c, n_r, pad_c, pad_r in [(3, 5, 0, 0), (6, 4, 2, 0), (5, 5, 0, 3), (4, 7, 3, 2), (1, 7, 4, 1)]:
+        sim = torch.rand(n_c + pad_c, n_r + pad_r, generator=g) * 2 - 1
+        sim[0, :n_r] = -torch.rand(n_r, generator=g) * 0.5 - 0.05  # a real token with no positive cosine
+        sim[n_c:, :] = float("-inf")
+        sim[:, n_r:] = float("-inf")
+        mats.append(sim)
+    for (cand, ref), (pad_c, pad_r) in zip([("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR],
+                                           [(5, 0), (2, 6)]):
+        real = pair_view(cand, ref).sim[1:-1, 1:-1]  # real tokens only
+        sim = torch.full((real.shape[0] + pad_c, real.shape[1] + pad_r), float("-inf"))
+        sim[:real.shape[0], :real.shape[1]] = real
+        mats.append(sim)
     return tuple(mats)
 
 
@@ -36,21 +55,36 @@ def _as_floats(result, n: int, what: str):
     return [float(x) for x in result]
 
 
+def _real_shape(sim):
+    real = torch.isfinite(sim)
+    return int(real.any(dim=1).sum()), int(real.any(dim=0).sum())
+
+
 def check_4_1(greedy_precision_recall, hint: int = 1) -> bool:
-    """greedy_precision_recall(sim [cand_len, ref_len]) -> (P, R), every token weighing 1."""
-    greedy_precision_recall = forbid(greedy_precision_recall, "course_lib.bertscore.matching")
+    """greedy_precision_recall(sim [cand_len, ref_len] with -inf at padding) -> (P, R) over the
+    real tokens, every real token weighing 1."""
+    greedy_precision_recall = forbid(greedy_precision_recall, "course_lib.bertscore.matching.best_matches",
+                                     "course_lib.bertscore.matching.weighted_mean")
 
     def test():
-        for sim in _matrices():
+        for sim in _padded_matrices():
+            real = torch.isfinite(sim)
+            rows, cols = real.any(dim=1), real.any(dim=0)
             for_cand, for_ref = best_matches(sim)
-            want = (for_cand.mean().item(), for_ref.mean().item())
+            want = (for_cand[rows].mean().item(), for_ref[cols].mean().item())
             got = _as_floats(greedy_precision_recall(sim.clone()), 2, "(P, R)")
+            n_c, n_r = _real_shape(sim)
             shape = f"a {sim.shape[0]}x{sim.shape[1]} matrix"
-            assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f}"
-            assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f}"
-    return run("4.1", test, "rows are candidate tokens: P averages each candidate token's best match "
-                            "(its row's maximum), R each reference token's best match (its column's maximum).",
-               code="P = sim.max(dim=1).values.mean(); R = sim.max(dim=0).values.mean()", level=hint)
+            real = f"({n_c} real rows, {n_r} real columns, the rest -inf padding)"
+            assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f} {real}"
+            assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f} {real}"
+    return run("4.1", test, "P averages each real candidate token's best match (its row's maximum), R each "
+                            "real reference token's best match (its column's maximum); a padding row or "
+                            "column is all -inf and must be left out of the average (0 * -inf is NaN, and "
+                            "replacing -inf by 0 before the max lets 0 beat negative cosines).",
+               code="row = sim.max(dim=1).values; col = sim.max(dim=0).values; "
+                    "return float(row[torch.isfinite(row)].mean()), float(col[torch.isfinite(col)].mean())",
+               level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -67,6 +101,7 @@ def _weighted_cases():
         sim = torch.rand(n_c, n_r, generator=g)
         cw, rw = torch.rand(n_c, generator=g) * 3, torch.rand(n_r, generator=g) * 3
         cw[0] = rw[-1] = 0.0  # a weight-0 token, like [CLS]/[SEP]
+        sim[:, -1] = sim.max() + 0.01  # ... that is the best match of every candidate token
         cases.append((sim, cw, rw, None))
     tokenizer, _ = load()
     corpus = ["The weather is cold today.", "It is warm today.", "Cars are expensive.", SPECIAL_PAIR[1],
@@ -79,76 +114,154 @@ def _weighted_cases():
     return tuple(cases)
 
 
+BETAS = (1.0, 2.0, 0.5, 3.0)
+
+
+def _f_beta(P, R, beta):
+    return (1 + beta ** 2) * P * R / (beta ** 2 * P + R)
+
+
+def _without_weight0_targets(sim, cw, rw):
+    """P, R when weight-0 tokens ([CLS]/[SEP]) are also removed as match *targets* (the slip)."""
+    rows = sim.masked_fill((rw <= 0)[None, :], float("-inf")).max(dim=1).values.masked_fill(cw <= 0, 0.0)
+    cols = sim.masked_fill((cw <= 0)[:, None], float("-inf")).max(dim=0).values.masked_fill(rw <= 0, 0.0)
+    return (rows * cw).sum().item() / cw.sum().item(), (cols * rw).sum().item() / rw.sum().item()
+
+
 def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
-    """weighted_bertscore(sim [cand_len, ref_len], cand_weights [cand_len], ref_weights [ref_len])
-    -> (P, R, F) with P = Σ w·rowmax / Σ w, R likewise over columns, F = 2PR/(P+R)."""
-    weighted_bertscore = forbid(weighted_bertscore, "course_lib.bertscore.matching", "course_lib.teaching.plots")
+    """weighted_bertscore(sim [cand_len, ref_len], cand_weights [cand_len], ref_weights [ref_len], beta)
+    -> (P, R, F_beta) with P = Σ w·rowmax / Σ w, R likewise over columns,
+    F_beta = (1 + β²)PR / (β²P + R)."""
+    weighted_bertscore = forbid(weighted_bertscore, "course_lib.bertscore.matching.weighted_mean",
+                                "course_lib.teaching.plots.pair_view")
 
     def test():
         for sim, cw, rw, scores in _weighted_cases():
             for_cand, for_ref = best_matches(sim)
             P, R = weighted_mean(for_cand, cw).item(), weighted_mean(for_ref, rw).item()
-            want = (P, R, f1(torch.tensor(P), torch.tensor(R)).item())
             if scores is not None:  # the same numbers as course_lib's own pair_view
-                assert all(close(a, b, 1e-5) for a, b in zip(want, scores))
-            got = _as_floats(weighted_bertscore(sim.clone(), cw.clone(), rw.clone()), 3, "(P, R, F)")
-            for name, a, b in zip("PRF", got, want):
-                assert close(a, b, 1e-5), (f"{name} should be {b:.4f}, yours {a:.4f} (weights of the "
-                                           f"candidate tokens: {[round(x, 2) for x in cw.tolist()]})")
+                assert all(close(a, b, 1e-5) for a, b in zip((P, R, f1(torch.tensor(P), torch.tensor(R)).item()),
+                                                             scores))
+            for beta in BETAS:
+                want = (P, R, _f_beta(P, R, beta))
+                got = _as_floats(weighted_bertscore(sim.clone(), cw.clone(), rw.clone(), beta), 3, "(P, R, F)")
+                case = (f"beta = {beta}, a {sim.shape[0]}x{sim.shape[1]} matrix, candidate weights "
+                        f"{[round(x, 2) for x in cw.tolist()]}")
+                if not (close(got[0], P, 1e-5) and close(got[1], R, 1e-5)):
+                    slip = _without_weight0_targets(sim, cw, rw)
+                    assert not (close(got[0], slip[0], 1e-5) and close(got[1], slip[1], 1e-5)), (
+                        f"{case}: you left the weight-0 tokens ([CLS]/[SEP]) out as match *targets*. Weight 0 "
+                        "keeps them out of the averages only; a real token may still pick [CLS] or [SEP] as "
+                        "its best match (bert-score's rule, section 5): take the maxima over the whole matrix")
+                for name, a, b in zip("PR", got, want):
+                    assert close(a, b, 1e-5), f"{case}: {name} should be {b:.4f}, yours {a:.4f}"
+                if not close(got[2], want[2], 1e-5):
+                    swapped = _f_beta(R, P, beta)
+                    assert not close(got[2], swapped, 1e-5), (
+                        f"{case}: your F_beta leans towards P; with beta > 1 it must lean towards R "
+                        f"(beta² multiplies P in the denominator)")
+                    assert False, f"{case}: F_beta should be {want[2]:.4f}, yours {got[2]:.4f}"
     return run("4.2", test, "P is the weighted mean of the row maxima (divide by the sum of the weights, not "
-                            "by the number of tokens), R the same over columns with the reference weights, "
-                            "F their harmonic mean (not the arithmetic mean).",
+                            "by the number of tokens), R the same over columns with the reference weights; "
+                            "F_beta = (1 + beta²)·P·R / (beta²·P + R) counts recall beta times as much as "
+                            "precision (beta = 1 gives the harmonic mean).",
                code="P = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum(); R = (sim.max(dim=0)"
-                    ".values * ref_weights).sum() / ref_weights.sum(); F = 2 * P * R / (P + R)", level=hint)
+                    ".values * ref_weights).sum() / ref_weights.sum(); F = (1 + beta ** 2) * P * R / "
+                    "(beta ** 2 * P + R); return float(P), float(R), float(F)", level=hint)
+
+
+def _numbers(answer, n: int, what: str) -> list[float]:
+    assert isinstance(answer, (list, tuple)) and len(answer) == n, f"give a list of {n} numbers, {what}"
+    try:
+        return [float(x) for x in answer]
+    except (TypeError, ValueError):
+        raise AssertionError(f"give a list of {n} numbers, {what}") from None
 
 
 @lru_cache(maxsize=None)
-def _swap_scores():
+def swap_shifts() -> tuple[float, ...]:
+    """F(b, a) - F(a, b) of each pair of SWAP_PAIRS, both scored with idf=True (idf from the
+    references of that direction)."""
     from course_lib.engine.scorer import score
 
-    c, r = SWAP_PAIR
-    forward = [x.item() for x in score([c], [r])]
-    backward = [x.item() for x in score([r], [c])]
-    return tuple(forward), tuple(backward)
+    a, b = [p[0] for p in SWAP_PAIRS], [p[1] for p in SWAP_PAIRS]
+    return tuple((score(b, a, idf=True)[2] - score(a, b, idf=True)[2]).tolist())
 
 
-def check_4_3(answer, hint: int = 1) -> bool:
-    """answer_4_3: "P", "R" or "F" -- the score that does not change when SWAP_PAIR is swapped."""
+def check_4_3(answer, weights=None, hint: int = 1) -> bool:
+    """answer_4_3: for each (a, b) of SWAP_PAIRS, F(b, a) - F(a, b), both with idf=True;
+    weights_4_3: one idf dictionary with which F(a, b) = F(b, a) for every pair."""
+    from course_lib.engine.scorer import score
+
     def test():
-        forward, backward = _swap_scores()
-        unchanged = [name for name, a, b in zip("PRF", forward, backward) if close(a, b, 1e-6)]
-        assert isinstance(answer, str) and answer.strip().upper() in ("P", "R", "F"), \
-            'set answer_4_3 to "P", "R" or "F"'
-        assert answer.strip().upper() in unchanged, \
-            f"{answer.strip().upper()} changes from {forward['PRF'.index(answer.strip().upper())]:.4f}"
-    return run("4.3", test, "score the pair both ways and compare P, R and F.",
-               code="c, r = ch04.SWAP_PAIR; compare course_lib.score([c], [r]) with course_lib.score([r], [c])",
+        want = swap_shifts()
+        got = _numbers(answer, len(want), "one F(b, a) - F(a, b) per pair")
+        if all(abs(x) < 1e-6 for x in got):
+            raise AssertionError("without idf F is symmetric, but idf=True computes the weights from the "
+                                 "references, and they change when the texts swap roles: measure it")
+        for k, (g, w) in enumerate(zip(got, want)):
+            if close(g, -w, 1e-4) and not close(g, w, 1e-4):
+                raise AssertionError(f"pair {k}: wrong sign (subtract F(a, b) from F(b, a))")
+            assert close(g, w, 1e-4), f"pair {k}: F(b, a) - F(a, b) is not {g:.4f}"
+        assert weights is not None and weights is not True and hasattr(weights, "__getitem__"), (
+            "answer_4_3 is right. Now weights_4_3: give a dictionary {token id: weight} with which F is "
+            "symmetric again (idf=True is what breaks the symmetry)")
+        values = {round(float(weights[k]), 9) for k in list(weights)[:10_000]}
+        assert len(values) > 2, "weights_4_3 should hold idf weights (rare tokens heavier), not all the same"
+        a, b = [p[0] for p in SWAP_PAIRS], [p[1] for p in SWAP_PAIRS]
+        gap = (score(a, b, idf=weights)[2] - score(b, a, idf=weights)[2]).abs().max().item()
+        assert gap < 1e-6, f"with weights_4_3, F still changes by {gap:.4f} when a pair is swapped"
+    return run("4.3", test, "idf=True takes the weights from the references, so swapping the texts changes the "
+                            "weights as well as the roles: score a -> b and b -> a with idf=True and subtract. F "
+                            "is symmetric again when both directions use the same weights: compute idf once, "
+                            "from a fixed set of texts, and pass that one dictionary as idf= both ways.",
+               code="a = [p[0] for p in ch04.SWAP_PAIRS]; b = [p[1] for p in ch04.SWAP_PAIRS]; "
+                    "answer_4_3 = (course_lib.score(b, a, idf=True)[2] - course_lib.score(a, b, idf=True)[2])"
+                    ".tolist(); weights_4_3 = idf_weights(a + b, tokenizer)", level=hint)
+
+
+@lru_cache(maxsize=None)
+def cat_scores() -> tuple[float, ...]:
+    """F of each of CAT_CANDIDATES against CAT_REFERENCE (embedded model, default layer)."""
+    from course_lib.engine.scorer import score
+
+    return tuple(score(CAT_CANDIDATES, [CAT_REFERENCE] * len(CAT_CANDIDATES))[2].tolist())
+
+
+@lru_cache(maxsize=None)
+def weakest_token(candidate: str, reference: str) -> str:
+    """The weight-1 token of `candidate` whose best match in `reference` (its row maximum) is lowest."""
+    from course_lib.teaching.plots import pair_view
+
+    v = pair_view(candidate, reference)
+    best = v.sim.max(dim=1).values.masked_fill(v.cand_weights <= 0, float("inf"))
+    return v.cand_tokens[int(best.argmin())]
+
+
+def check_4_4(answer, weakest=None, hint: int = 1) -> bool:
+    """answer_4_4: the candidate of CAT_CANDIDATES with the higher F; weakest_4_4: the token of the
+    *other* candidate whose best match is the lowest."""
+    def test():
+        scores = cat_scores()
+        k = max(range(len(scores)), key=lambda i: scores[i])
+        assert answer in CAT_CANDIDATES, f"set answer_4_4 to one of the candidate sentences: {CAT_CANDIDATES}"
+        assert answer == CAT_CANDIDATES[k], "measure it: score both candidates against the reference"
+        loser = CAT_CANDIDATES[1 - k]
+        want = weakest_token(loser, CAT_REFERENCE)
+        assert isinstance(weakest, str), (f"set weakest_4_4 to a token (a word piece as tokens() lists it) of "
+                                          f"{loser!r}")
+        assert weakest.strip() == want, (
+            f"{weakest!r} is not the token of {loser!r} with the weakest best match: look at each token's row "
+            "maximum (word pieces count on their own; [CLS]/[SEP] do not count)")
+    return run("4.4", test, "score both candidates; then, in the losing candidate's matrix, find the token "
+                            "whose best match (row maximum) is lowest: that is where it loses.",
+               code="course_lib.score(ch04.CAT_CANDIDATES, [ch04.CAT_REFERENCE] * 2)[2]; v = pair_view(loser, "
+                    "ch04.CAT_REFERENCE); v.sim.max(dim=1).values next to v.cand_tokens (skip [CLS]/[SEP])",
                level=hint)
 
 
 @lru_cache(maxsize=None)
-def red_shoes_scores(layer=None) -> list[float]:
-    """F of each candidate of RED_SHOES_CANDIDATES against the reference (default layer)."""
-    from course_lib.engine.scorer import score
-
-    _, _, F = score(RED_SHOES_CANDIDATES, [RED_SHOES_REFERENCE] * 2, num_layers=layer)
-    return tuple(F.tolist())
-
-
-def check_4_4(answer, hint: int = 1) -> bool:
-    """answer_4_4: the candidate of RED_SHOES_CANDIDATES with the higher F (embedded model, layer 4)."""
-    def test():
-        scores = red_shoes_scores()
-        want = RED_SHOES_CANDIDATES[max(range(2), key=lambda k: scores[k])]
-        assert answer in RED_SHOES_CANDIDATES, \
-            f"set answer_4_4 to one of the two candidate sentences: {RED_SHOES_CANDIDATES}"
-        assert answer == want, "measure it: course_lib.score(candidates, [reference] * 2)"
-    return run("4.4", test, "measure F for both candidates against the reference and pick the larger.",
-               code="course_lib.score(ch04.RED_SHOES_CANDIDATES, [ch04.RED_SHOES_REFERENCE] * 2)[2]", level=hint)
-
-
-@lru_cache(maxsize=None)
-def tokens_matching_special(candidate: str, reference: str) -> list[str]:
+def tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
     """Reference tokens (not [CLS]/[SEP]) whose best candidate token is [CLS] or [SEP]."""
     from course_lib.teaching.plots import pair_view
 
@@ -159,13 +272,20 @@ def tokens_matching_special(candidate: str, reference: str) -> list[str]:
 
 
 def check_4_5(answer, hint: int = 1) -> bool:
-    """answer_4_5: the reference token of SPECIAL_PAIR whose best match is a special token."""
+    """answer_4_5: the reference tokens of PUNCTUATION_PAIR whose best match is a special token."""
     def test():
-        want = tokens_matching_special(*SPECIAL_PAIR)
+        want = tokens_matching_special(*PUNCTUATION_PAIR)
         got = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else None
-        assert got is not None, "set answer_4_5 to a token string, e.g. \"cars\""
-        assert sorted(got) == sorted(want), "not that one"
-    return run("4.5", test, "a reference token's best match is the row of its column's maximum: look for a "
-                            "reference token whose best row is [CLS] or [SEP].",
-               code="v = pair_view(*ch04.SPECIAL_PAIR); v.sim.argmax(dim=0) gives each column's best row "
-                    "(0 and len(v.cand_tokens) - 1 are [CLS] and [SEP])", level=hint)
+        assert got is not None, "set answer_4_5 to a list of reference tokens, e.g. [\"meeting\"]"
+        got = [str(t).strip() for t in got]
+        assert not {"[CLS]", "[SEP]"} & set(got), (
+            "[CLS]/[SEP] is the candidate token that gets matched; give the *reference* tokens whose best "
+            "match it is")
+        missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+        assert not extra, f"the best match of {extra} is a real token of the candidate"
+        assert not missing, f"you found {len(got)} of the {len(want)} reference tokens"
+    return run("4.5", test, "a reference token's best match is the row of its column's maximum: look for "
+                            "reference tokens (not [CLS]/[SEP] themselves) whose best row is [CLS] or [SEP].",
+               code="v = pair_view(*ch04.PUNCTUATION_PAIR); best_row = v.sim.argmax(dim=0); answer_4_5 = "
+                    "[v.ref_tokens[j] for j, i in enumerate(best_row.tolist()) if v.ref_weights[j] > 0 and "
+                    "i in (0, len(v.cand_tokens) - 1)]", level=hint)

@@ -5,6 +5,7 @@ Every expected value is computed here with course_lib (idf, matching) on several
 from __future__ import annotations
 
 import math
+import numbers
 import random
 from functools import lru_cache
 
@@ -41,11 +42,12 @@ def _tokenized_wmt16_refs(n: int = 300) -> list[list[int]]:
     return [list(ids) for ids in _all_tokenized_wmt16_refs()[:n]]
 
 
-def check_idf(student_idf, hint: int = 1) -> bool:
+def check_5_1(student_idf, hint: int = 1) -> bool:
     """Exercise 5.1: `student_idf(token_ids)` must return bert-score's smoothed idf weights."""
     from course_lib.bertscore.idf import idf_from_ids
 
-    student_idf = forbid(student_idf, "course_lib.bertscore.idf", "course_lib.engine.scorer")
+    student_idf = forbid(student_idf, "course_lib.bertscore.idf.idf_from_ids",
+                         "course_lib.bertscore.idf.document_frequency")
 
     def test():
         corpora = _TOY_CORPORA + [_random_corpus(s) for s in range(3)] + [_tokenized_wmt16_refs()]
@@ -66,8 +68,9 @@ def check_idf(student_idf, hint: int = 1) -> bool:
     return run("5.1", test, "df(w) counts the texts that contain w (not every occurrence); "
                "idf(w) = log((M + 1) / (df(w) + 1)); an unseen token gets log(M + 1), so return a "
                "collections.defaultdict.",
-               code="df = Counter(); for ids in token_ids: df.update(set(ids)); weights = defaultdict(lambda: "
-                    "math.log(m + 1)); weights[w] = math.log((m + 1) / (c + 1)) for w, c in df.items()",
+               code="m = len(token_ids); df = Counter(w for ids in token_ids for w in set(ids)); "
+                    "weights = defaultdict(lambda: math.log(m + 1)); "
+                    "weights.update({w: math.log((m + 1) / (c + 1)) for w, c in df.items()}); return weights",
                level=hint)
 
 
@@ -79,11 +82,11 @@ def _has_default(weights) -> bool:
     return True
 
 
-# Exercise 5.2: small test sets (candidates, references) whose idf is easy to get wrong.
+# Exercise 5.2: a small test set, one reference per candidate; candidates 0 and 3 are two systems'
+# outputs for the same source, so their reference is passed twice (and counts twice in M).
 IDF_TEST_SET = (
-    ["The cat sat on the log.", "A bird sang on the mat.", "The the the dog."],  # candidates
-    ["The cat sat on the mat.", "The dog sat on the log.", "The cat sat on the mat.",
-     "A cat chased the dog."],                  # references (one twice: M counts every reference)
+    ["The cat sat on the log.", "A bird sang on the mat.", "The the the dog.", "A cat sat on a mat."],
+    ["The cat sat on the mat.", "The dog sat on the log.", "A cat chased the dog.", "The cat sat on the mat."],
 )
 
 
@@ -95,9 +98,10 @@ def _wmt16_test_set(n: int = 40) -> tuple[list[str], list[str]]:
     return de["mt"].tolist(), de["ref"].tolist()
 
 
-def check_5_2(student_weights) -> bool:
+def check_5_2(student_weights, heaviest=None, hint: int = 1) -> bool:
     """Exercise 5.2: `student_weights(cands, refs, tokenizer)` -> the weight of every token of every
-    candidate, as `bert_score.score(cands, refs, idf=True)` weighs it (idf from the references)."""
+    candidate, as `bert_score.score(cands, refs, idf=True)` weighs it (idf from the references);
+    heaviest_5_2: for each candidate of IDF_TEST_SET, a token with the largest weight."""
     from course_lib.bertscore.embeddings import encode
     from course_lib.bertscore.idf import idf_weights
     from course_lib.model import load
@@ -117,47 +121,132 @@ def check_5_2(student_weights) -> bool:
                 for token, i, w in zip(tokenizer.convert_ids_to_tokens(ids), ids, weights):
                     assert close(w, expected_idf[i]), (
                         f"{name}: token {token!r} of {cand!r} should weigh {expected_idf[i]:.4f}, yours {w:.4f}")
+        cands, refs = IDF_TEST_SET
+        expected_idf = idf_weights(refs, tokenizer)
+        assert isinstance(heaviest, (list, tuple)) and len(heaviest) == len(cands), (
+            f"candidate_weights is right. Now set heaviest_5_2 to a list of {len(cands)} tokens: the heaviest token "
+            "of each candidate of ch05.IDF_TEST_SET")
+        for cand, token in zip(cands, heaviest):
+            ids = encode(tokenizer, cand)
+            by_token = dict(zip(tokenizer.convert_ids_to_tokens(ids), (expected_idf[i] for i in ids)))
+            top = max(by_token.values())
+            assert token in by_token, f"{token!r} is not a token of {cand!r} (word pieces as tokens() lists them)"
+            assert close(by_token[token], top), (
+                f"in {cand!r}, {token!r} is not the heaviest: a token in fewer references weighs more, one in "
+                "none weighs most, and a reference passed twice counts twice")
 
-    return run("5.2", test, "idf=True takes idf from the references (M = number of references), never from "
-               "the candidates; idf(w) = ln((M + 1) / (df(w) + 1)) with df counting references that contain w; "
-               "a candidate token in no reference gets ln(M + 1).")
+    return run("5.2", test, "idf=True takes idf from the references exactly as passed (M = number of "
+               "references, a repeated one counted each time), never from the candidates; idf(w) = "
+               "ln((M + 1) / (df(w) + 1)) with df counting references that contain w; a candidate token in no "
+               "reference gets ln(M + 1).",
+               code="def candidate_weights(cands, refs, tokenizer): weights = my_idf([encode(tokenizer, r) for r "
+                    "in refs]); return [[weights[i] for i in encode(tokenizer, c)] for c in cands]  # then: "
+                    "heaviest_5_2 = the token with the largest weight of each candidate", level=hint)
 
 
-def check_single_reference_weight(answer, hint: int = 1) -> bool:
-    """Exercise 5.3: the idf of every token when idf comes from one reference sentence."""
+# Exercise 5.3: a small test set scored with idf=True (idf from these five references).
+FEW_REFS = (
+    ["A cat is sitting.", "A cat sits on a mat.", "A cat waits at the door.", "The cat is sitting.",
+     "A cat sits in silence."],
+    ["The cat sat.", "The cat sat on the mat.", "The cat sat by the door.", "The cat sat.",
+     "The cat sat quietly."],
+)
+
+
+@lru_cache(maxsize=1)
+def nan_recall_pairs() -> tuple[int, ...]:
+    """Indices of the pairs of FEW_REFS whose recall is NaN with idf=True."""
+    import warnings
+
+    from course_lib.engine.scorer import score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, R, _ = score(list(FEW_REFS[0]), list(FEW_REFS[1]), idf=True)
+    return tuple(k for k, r in enumerate(R.tolist()) if math.isnan(r))
+
+
+def check_5_3(answer, hint: int = 1) -> bool:
+    """Exercise 5.3: the pairs of FEW_REFS whose recall is NaN (and F 0) with idf=True."""
+    def test():
+        want = nan_recall_pairs()
+        assert isinstance(answer, (list, tuple)) and all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
+                                                         for k in answer), "give a list of pair indices (0 to 4)"
+        assert sorted(answer) == sorted(want), (
+            f"{sorted(answer)} is not the set of pairs whose reference tokens all weigh 0")
+
+    return run("5.3", test, "with idf=True, M = 5 references; a token in all five has df = 5 and weighs "
+               "ln(6/6) = 0. Recall divides by the sum of the reference's weights: a reference whose every token "
+               "is in every reference sums to 0, and 0/0 is NaN.",
+               code="_, R, _ = course_lib.score(*ch05.FEW_REFS, idf=True); answer_5_3 = [k for k, r in "
+                    "enumerate(R.tolist()) if math.isnan(r)]", level=hint)
+
+
+# Exercise 5.4: the cs-en test set of WMT16, scored with idf=True; a candidate with an invented name.
+INVENTED_CANDIDATE = "Prime Minister Zorbulak visited Prague on Tuesday."
+
+
+@lru_cache(maxsize=1)
+def _cs_en_ids() -> tuple[tuple[int, ...], ...]:
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.evaluation.datasets import wmt16
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    return tuple(tuple(encode(tokenizer, r)) for r in wmt16().query("lp == 'cs-en'")["ref"])
+
+
+def unseen_tokens(candidate: str) -> tuple[str, ...]:
+    """Tokens of `candidate` in no cs-en reference (they get the weight log(M + 1))."""
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.bertscore.idf import document_frequency
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    df = document_frequency([list(ids) for ids in _cs_en_ids()])
+    ids = encode(tokenizer, candidate)
+    return tuple(t for t, i in zip(tokenizer.convert_ids_to_tokens(ids), ids) if df[i] == 0)
+
+
+def check_5_4(answer, unseen=None, hint: int = 1) -> bool:
+    """Exercise 5.4: (idf of a token in no reference, idf of a token in exactly one) when the WMT16
+    cs-en segments are scored with idf=True; and the tokens of INVENTED_CANDIDATE that get the first."""
     from course_lib.bertscore.idf import idf_from_ids
 
     def test():
-        values = set()
-        for corpus in ([[101, 7, 8, 9, 102]], [_random_corpus(4)[0]], [_tokenized_wmt16_refs(1)[0]]):
-            weights = idf_from_ids(corpus)
-            values |= {round(weights[i], 12) for i in corpus[0]}
-        assert len(values) == 1
-        expected = values.pop()
-        assert isinstance(answer, (int, float)) and not isinstance(answer, bool), "answer with a number"
-        assert close(answer, expected), "with M = 1 text, every token of it has df = 1"
-
-    return run("5.3", test, "with one text, M = 1 and every token of it has df(w) = 1.",
-               code="math.log((1 + 1) / (1 + 1))", level=hint)
-
-
-def check_unseen_and_rarest(answer, hint: int = 1) -> bool:
-    """Exercise 5.4: (idf of a token never seen, idf of a token seen once) for the 2,564 WMT16 references."""
-    from course_lib.bertscore.idf import document_frequency, idf_from_ids
-    from course_lib.model import load
-
-    def test():
-        tokenizer, _ = load()
-        ids = _tokenized_wmt16_refs(n=None)
-        df, weights = document_frequency(ids), idf_from_ids(ids)
-        once = next(i for i, c in sorted(df.items()) if c == 1)
-        unseen = next(i for i in range(tokenizer.vocab_size) if i not in df)
-        expected = (weights[unseen], weights[once])
+        ids = [list(x) for x in _cs_en_ids()]
+        m, weights = len(ids), idf_from_ids(ids)
+        expected = (weights[987_654_321], math.log((m + 1) / 2))
         assert isinstance(answer, (tuple, list)) and len(answer) == 2, "answer with a pair (unseen, seen once)"
-        assert close(answer[0], expected[0], 1e-3), "the unseen token: check its weight (M = number of references)"
-        assert close(answer[1], expected[1], 1e-3), "the token seen once: df = 1"
+        try:
+            got = [float(x) for x in answer]
+        except (TypeError, ValueError):
+            raise AssertionError("answer with a pair of numbers") from None
+        if all(abs(g - w) < 0.006 for g, w in zip(got, expected)) and not all(
+                close(g, w, 1e-4) for g, w in zip(got, expected)):
+            raise AssertionError("your numbers are right to two decimals: give them unrounded "
+                                 "(math.log(...)), the check compares to 1e-4")
+        distinct = len(set(map(tuple, ids)))
+        if close(got[0], math.log(distinct + 1), 1e-4):
+            raise AssertionError(f"you counted {distinct} distinct references; idf=True counts every "
+                                 f"reference it is given, a repeated one each time (M = {m})")
+        assert close(got[0], expected[0], 1e-4), "the unseen token: df = 0 (M = number of references passed)"
+        assert close(got[1], expected[1], 1e-4), "the token seen once: df = 1"
+        want = unseen_tokens(INVENTED_CANDIDATE)
+        assert isinstance(unseen, (list, tuple)) and all(isinstance(t, str) for t in unseen), (
+            "the pair is right. Now set unseen_5_4 to the list of the candidate's tokens (word pieces) that "
+            "get the first weight")
+        got_t = [t.strip() for t in unseen]
+        assert not set(got_t) - set(want), (f"{sorted(set(got_t) - set(want))} occur in some cs-en reference "
+                                            "(df > 0)")
+        assert not set(want) - set(got_t), (f"you found {len(set(got_t))} of the {len(set(want))} unseen tokens: "
+                                            "check every word piece, common words too")
 
-    return run("5.4", test, "M is the number of unique WMT16 references (not of rows); an unseen token has "
-               "df = 0, the rarest seen token df = 1.",
-               code="m = len(set(wmt16()[\"ref\"])); answer_5_4 = (math.log(m + 1), math.log((m + 1) / 2))",
+    return run("5.4", test, "idf=True computes idf from the references passed, all M of them (a repeated "
+               "reference counts each time); an unseen token has df = 0, the rarest seen token df = 1. A "
+               "candidate token gets the unseen weight when no reference contains it: look it up token by token.",
+               code="refs = datasets.wmt16().query(\"lp == 'cs-en'\")[\"ref\"].tolist(); m = len(refs); "
+                    "answer_5_4 = (math.log(m + 1), math.log((m + 1) / 2)); df = idf_lib.document_frequency("
+                    "[encode(tokenizer, r) for r in refs]); ids = encode(tokenizer, ch05.INVENTED_CANDIDATE); "
+                    "unseen_5_4 = [t for t, i in zip(tokenizer.convert_ids_to_tokens(ids), ids) if df[i] == 0]",
                level=hint)
