@@ -2,7 +2,9 @@
 and testing: 7.4-7.6).
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
-the source of its command line), computed on several cases each time -- never typed in.
+the source of its command line), computed on several cases each time -- never typed in. The find-it
+exercises run on what the chapters never print: a command line with other flags (7.3), two other
+batches of WMT16 pairs (7.4).
 """
 from __future__ import annotations
 
@@ -51,22 +53,57 @@ def _multi_expected():
     return cases, per_pair, want
 
 
+def _padded(per_pair, sizes, pad: float = 0.0):
+    """Per-pair scores [pairs, 3] -> [n_cands, max(sizes), 3], rows past sizes[k] filled with `pad`."""
+    out = torch.full((len(sizes), max(sizes), 3), pad)
+    start = 0
+    for k, n in enumerate(sizes):
+        out[k, :n] = per_pair[start:start + n]
+        start += n
+    return out
+
+
+def _batches_7_1():
+    """(name, per_ref [n_cands, max_refs, 3] zero-padded, n_refs, expected [n_cands, 3]) cases: real scores
+    (expected = course_lib's own multi-reference result), the same rescaled (some below 0), a batch whose
+    first candidate's scores are at most 0 (one real score exactly 0), and one candidate alone, no padding."""
+    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
+    from course_lib.model import EMBEDDED_MODEL
+
+    cases, per_pair, want = _multi_expected()
+    sizes = [len(group) for _, group in cases]
+    b = read_baseline(default_baseline_path(EMBEDDED_MODEL))[4]  # [b_P, b_R, b_F] at layer 4
+    rescaled = rescale(per_pair, b)
+    starts = torch.tensor([0] + sizes[:-1]).cumsum(0)
+    want_rescaled = torch.stack([rescaled[s:s + n].max(dim=0).values for s, n in zip(starts.tolist(), sizes)])
+    negative = torch.tensor([[0.0, -0.12, -0.20], [-0.05, -0.41, -0.15], [0.0, 0.0, 0.0],  # a real P of exactly 0
+                             [0.42, 0.10, 0.20], [0.05, 0.33, 0.15], [0.0, 0.0, 0.0]]).view(2, 3, 3)
+    return [("real scores (several references per candidate)", _padded(per_pair, sizes), sizes, want),
+            ("rescaled scores (some below 0)", _padded(rescaled, sizes), sizes, want_rescaled),
+            ("a candidate whose scores are at most 0", negative, [2, 2],
+             torch.tensor([[0.0, -0.12, -0.15], [0.42, 0.33, 0.20]])),
+            ("one candidate, no padding", per_pair[:2].unsqueeze(0).clone(), [2], per_pair[:2].max(dim=0).values[None])]
+
+
 def check_7_1(multi_ref_max, hint: int = 1) -> bool:
-    """multi_ref_max(per_ref [n_refs, 3]) -> [3], the P, R, F bert-score keeps for one candidate."""
+    """multi_ref_max(per_ref [n_cands, max_refs, 3] zero-padded, n_refs [n_cands]) -> [n_cands, 3]: the P, R, F
+    bert-score keeps for each candidate."""
     def test():
-        cases, per_pair, want = _multi_expected()
-        start = 0
-        for (cand, group), expected in zip(cases, want):
-            per_ref = per_pair[start:start + len(group)].clone()
-            start += len(group)
-            got = torch.as_tensor(multi_ref_max(per_ref.clone()), dtype=torch.float32).reshape(-1)
-            assert got.numel() == 3, f"return three numbers (P, R, F); you returned {got.numel()}"
-            for name, g, w in zip("PRF", got.tolist(), expected.tolist()):
-                assert close(g, w, 1e-6), (f"for {cand!r} with {len(group)} references your {name} is "
-                                           f"{g:.4f}, bert-score's rule gives {w:.4f}")
-    return run("7.1", test, "bert-score keeps the best P, the best R and the best F, each on its own (they "
-                            "may come from different references); do not return the row of the best F.",
-               code="return per_ref.max(dim=0).values", level=hint)
+        for name, per_ref, sizes, expected in _batches_7_1():
+            got = multi_ref_max(per_ref.clone(), torch.tensor(sizes))
+            got = torch.as_tensor(got, dtype=torch.float32)
+            assert got.shape == expected.shape, (f"{name}: return [n_cands, 3], one row per candidate; yours has "
+                                                 f"shape {list(got.shape)}")
+            for k in range(len(sizes)):
+                for j, kind in enumerate("PRF"):
+                    assert close(got[k, j], expected[k, j], 1e-6), (
+                        f"{name}: candidate {k} ({sizes[k]} real references) gets {kind} = {got[k, j].item():.4f}, "
+                        f"bert-score's rule gives {expected[k, j].item():.4f}")
+    return run("7.1", test, "bert-score keeps the best P, the best R and the best F over a candidate's real "
+                            "references, each on its own (they may come from different references); a padding row "
+                            "is not a reference, and its 0 must never win, even when every real score is negative.",
+               code="real = torch.arange(per_ref.shape[1])[None, :] < torch.as_tensor(n_refs)[:, None]; "
+                    "return per_ref.masked_fill(~real[:, :, None], float('-inf')).max(dim=1).values", level=hint)
 
 
 # ------------------------------------------------------------------ 7.2: scorers with known gaps
@@ -131,48 +168,122 @@ def _normalise(answer) -> str:
     return answer.strip().lower().removesuffix(" tokenizer") if isinstance(answer, str) else ""
 
 
-def check_7_3(answer, hint: int = 1) -> bool:
+def _hash_settings(h: str) -> str:
+    """A hash with its version part replaced by `_version=…` and the embedded model's folder by <model>."""
+    from course_lib.model import embedded_model_path
+
+    return re.sub(r"_version=.*?\)", "_version=…", h.strip().replace(str(embedded_model_path()), "<model>"))
+
+
+def expected_7_3() -> tuple[str, str]:
+    """(hash, flag) for exercise 7.3's command: model, layer 4, --idf, --rescale_with_baseline with a
+    --baseline_path, and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
+    from bert_score.utils import get_hash
+
+    fast = _cli_default_tokenizer() == "fast"
+    expected = get_hash("<model>", 4, True, True, True, fast)
+    # the flag that makes the command use the Python API's default (use_fast_tokenizer=False)
+    return _hash_settings(expected), ("--use_fast_tokenizer" if fast else "")
+
+
+def check_7_3(answer, fix=None, hint: int = 1) -> bool:
+    """answer: the hash exercise 7.3's command prints; fix: the flag that gives the Python call's numbers."""
     def test():
-        assert _normalise(answer) in ("fast", "slow"), 'set answer_7_3 to "fast" or "slow"'
-        assert _normalise(answer) == _cli_default_tokenizer(), "that is the Python API's default, not the CLI's"
-    return run("7.3", test, "look at the end of the hash the command printed without any flag.",
-               code="read the `action=` of --use_fast_tokenizer in bert_score_cli/score.py: store_true means "
-                    "the flag is off unless given.", level=hint)
+        assert isinstance(answer, str) and answer.strip(), "set answer_7_3 to the hash string the command prints"
+        want_hash, want_fix = expected_7_3()
+        got = _hash_settings(answer)
+        for part, meaning in (("_L4", "the layer"), ("_idf", "idf on"), ("-custom-rescaled", "a baseline file you "
+                              "supplied (-rescaled alone means bert-score's own file)")):
+            assert part in got or part not in want_hash, f"your hash lacks {part!r}: {meaning}"
+        assert got.endswith("_fast-tokenizer") == want_hash.endswith("_fast-tokenizer"), (
+            "which tokenizer does the command use when no tokenizer flag is given? (section 3.4)")
+        assert got == want_hash, f"the command prints {want_hash!r} (versions aside); yours reads {got!r}"
+        assert isinstance(fix, str) and fix.strip(), 'also set fix_7_3 to a flag, e.g. "--idf"'
+        assert fix.strip() == want_fix, (f"{fix.strip()!r} does not make the command compute the Python call's "
+                                         "numbers: which setting differs between the two?")
+    return run("7.3", test, "every part of the hash is one setting (section 3.2); on the command line one flag "
+                            "means the opposite of its name (section 3.4).",
+               code="run it: probes.run_cli(cli_cands, cli_refs, ['--num_layers', '4', '--idf', "
+                    "'--rescale_with_baseline', '--lang', 'en', '--baseline_path', BASELINE], model=MODEL)[0].hash; "
+                    "then read the action= of --use_fast_tokenizer in bert_score_cli/score.py", level=hint)
+
+
+def _one_number(x) -> float | None:
+    """A float from a Python number, a numpy scalar or a one-element tensor; None for anything else."""
+    if x is None or isinstance(x, (bool, str, bytes)):
+        return None
+    try:
+        t = torch.as_tensor(x)
+        return float(t.reshape(-1)[0]) if t.numel() == 1 else None
+    except (TypeError, ValueError, RuntimeError):
+        return None
+
+
+def batches_7_4() -> dict[str, list[str]]:
+    """Two batches of 15 WMT16 pairs the chapter never scores (cs-en, then fi-en, in file order):
+    {"a_cands", "a_refs", "b_cands", "b_refs"}."""
+    from course_lib.evaluation import datasets
+
+    wmt = datasets.wmt16()
+    a, b = wmt[wmt.lp == "cs-en"].head(15), wmt[wmt.lp == "fi-en"].head(15)
+    return {"a_cands": a.mt.tolist(), "a_refs": a.ref.tolist(), "b_cands": b.mt.tolist(), "b_refs": b.ref.tolist()}
 
 
 @lru_cache(maxsize=None)
-def _kept_scorer_uses() -> str:
-    """'first' or 'second': whose references a BERTScorer built with the first batch's references
-    (as HF evaluate's wrapper builds it) uses as idf corpus when it scores a second batch."""
+def expected_7_4() -> dict:
+    """What exercise 7.4 asks, computed with bert-score's BERTScorer kept from the first call (as HF
+    evaluate keeps it) and with course_lib: whose idf a kept scorer uses, how far batch B's F moves, and
+    batch B's mean F with idf from both batches' references (a fixed corpus, independent of the order)."""
     import bert_score
 
     import course_lib
     from course_lib.bertscore.idf import idf_weights
     from course_lib.model import embedded_model_path, load
 
-    mt, ref = _wmt_cases(6)
-    a_refs, b_cands, b_refs = list(ref[:3]), list(mt[3:]), list(ref[3:])
-    scorer = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
-                                   idf_sents=a_refs)
-    kept = scorer.score(b_cands, b_refs)[2]
+    d = batches_7_4()
+    kept = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
+                                 idf_sents=d["a_refs"])  # built by the first call, with its references
+    F_kept = kept.score(d["b_cands"], d["b_refs"])[2]
     tokenizer, _ = load()
-    from_first = course_lib.score(b_cands, b_refs, num_layers=4, idf=idf_weights(a_refs, tokenizer))[2]
-    from_second = course_lib.score(b_cands, b_refs, num_layers=4, idf=True)[2]
-    if (kept - from_first).abs().max() <= 1e-5 < (kept - from_second).abs().max():
-        return "first"
-    if (kept - from_second).abs().max() <= 1e-5:
-        return "second"
-    raise RuntimeError("the kept scorer matches neither idf corpus")
+    F_first = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=idf_weights(d["a_refs"], tokenizer))[2]
+    F_second = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=True)[2]
+    if (F_kept - F_first).abs().max() <= 1e-5 < (F_kept - F_second).abs().max():
+        uses = "first"
+    elif (F_kept - F_second).abs().max() <= 1e-5:
+        uses = "second"
+    else:
+        raise RuntimeError("the kept scorer matches neither idf corpus")
+    fixed = idf_weights(d["a_refs"] + d["b_refs"], tokenizer)
+    F_fixed = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=fixed)[2]
+    return {"uses": uses, "max_change": (F_kept - F_second).abs().max().item(), "fixed_mean_F": F_fixed.mean().item()}
 
 
 def check_7_4(answer, hint: int = 1) -> bool:
+    """answer: dict with "uses" ("first"/"second"), "max_change" and "fixed_mean_F" on batches_7_4()."""
     def test():
-        choice = _normalise(answer).removeprefix("the ").removesuffix(" batch")
-        assert choice in ("first", "second"), 'set answer_7_4 to "first" or "second"'
-        assert choice == _kept_scorer_uses(), ("compare F_cached with the two idf variants in chapter 07b, "
-                                               "section 1")
-    return run("7.4", test, "the scorer is built once, and its idf weights are computed when it is built.",
-               code="compare F_cached with the two idf variants in chapter 07b, section 1.", level=hint)
+        keys = ("uses", "max_change", "fixed_mean_F")
+        assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_7_4 needs the keys {keys}"
+        want = expected_7_4()
+        choice = _normalise(answer["uses"]).removeprefix("the ").removesuffix(" batch").removesuffix(" call")
+        assert choice in ("first", "second"), 'set answer_7_4["uses"] to "first" or "second"'
+        assert choice == want["uses"], "uses: when does a kept scorer compute its idf weights?"
+        for key in ("max_change", "fixed_mean_F"):
+            value = _one_number(answer[key])
+            assert value is not None, f"{key}: one number (a float, a numpy number or a one-element tensor)"
+            assert close(value, want[key], 1e-4), {
+                "max_change": "max_change: score batch B with the kept scorer (idf from batch A's references) and "
+                              "with idf from batch B's own references; the largest |difference| of F",
+                "fixed_mean_F": "fixed_mean_F: compute idf once from the references of both batches "
+                                "(idf_weights(a_refs + b_refs, tokenizer)), pass it to course_lib.score for "
+                                "batch B, and average F"}[key]
+    return run("7.4", test, "a kept scorer computes its idf weights once, when it is built, from the first "
+                            "call's references; scores that do not depend on the order of the calls take idf "
+                            "from one fixed set of texts chosen in advance.",
+               code="d = ch07.batches_7_4(); kept = bert_score.BERTScorer(model_type=MODEL, num_layers=4, idf=True, "
+                    "idf_sents=d['a_refs']); F_kept = kept.score(d['b_cands'], d['b_refs'])[2]; F_own = "
+                    "course_lib.score(d['b_cands'], d['b_refs'], idf=True)[2]; fixed = idf_weights(d['a_refs'] + "
+                    "d['b_refs'], tokenizer); F_fixed = course_lib.score(d['b_cands'], d['b_refs'], idf=fixed)[2]",
+               level=hint)
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
