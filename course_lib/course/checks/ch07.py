@@ -164,10 +164,6 @@ def _cli_default_tokenizer() -> str:
     return "fast" if action == "store_false" else "slow"
 
 
-def _normalise(answer) -> str:
-    return answer.strip().lower().removesuffix(" tokenizer") if isinstance(answer, str) else ""
-
-
 def _hash_settings(h: str) -> str:
     """A hash with its version part replaced by `_version=…` and the embedded model's folder by <model>."""
     from course_lib.model import embedded_model_path
