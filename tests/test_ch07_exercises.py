@@ -17,21 +17,39 @@ def solution(marker: str) -> dict:
 
 # ------------------------------------------------------------------ planted wrong answers
 
-def best_f_row(per_ref):  # the reference with the best F, all three of its numbers
-    return per_ref[per_ref[:, 2].argmax()]
+def _real(per_ref, n_refs):
+    return torch.arange(per_ref.shape[1])[None, :] < torch.as_tensor(n_refs)[:, None]
 
 
-def mean_over_references(per_ref):
-    return per_ref.mean(dim=0)
-
-
-def max_over_wrong_axis(per_ref):  # max over P, R, F of each reference
+def no_mask(per_ref, n_refs):  # the padding's 0 can win (bert-score's own padding mistake)
     return per_ref.max(dim=1).values
 
 
-def f_of_max_p_and_r(per_ref):  # recomputes F from the best P and R instead of taking the best F
-    p, r = per_ref[:, 0].max(), per_ref[:, 1].max()
-    return torch.stack([p, r, 2 * p * r / (p + r)])
+def best_f_row(per_ref, n_refs):  # the reference with the best F, all three of its numbers
+    masked = per_ref.masked_fill(~_real(per_ref, n_refs)[:, :, None], float("-inf"))
+    return per_ref[torch.arange(len(per_ref)), masked[:, :, 2].argmax(dim=1)]
+
+
+def mean_over_references(per_ref, n_refs):
+    return per_ref.sum(dim=1) / torch.as_tensor(n_refs)[:, None]
+
+
+def max_over_wrong_axis(per_ref, n_refs):  # max over P, R, F of each reference
+    return per_ref.max(dim=2).values
+
+
+def f_of_max_p_and_r(per_ref, n_refs):  # recomputes F from the best P and R instead of taking the best F
+    best = per_ref.masked_fill(~_real(per_ref, n_refs)[:, :, None], float("-inf")).max(dim=1).values
+    p, r = best[:, 0], best[:, 1]
+    return torch.stack([p, r, 2 * p * r / (p + r)], dim=-1)
+
+
+def nonzero_as_real(per_ref, n_refs):  # takes every non-zero cell as real: ignores n_refs
+    return per_ref.masked_fill(per_ref == 0, float("-inf")).max(dim=1).values
+
+
+def first_candidate_only(per_ref, n_refs):
+    return per_ref[0, :n_refs[0]].max(dim=0).values
 
 
 def _stacked(scores):
@@ -65,8 +83,9 @@ def test_7_1_solution_passes(capsys):
     assert passes(ch07.check_7_1, solution("def multi_ref_max")["multi_ref_max"], capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, best_f_row, mean_over_references, max_over_wrong_axis,
-                                   f_of_max_p_and_r], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("wrong", [stub, no_mask, best_f_row, mean_over_references, max_over_wrong_axis,
+                                   f_of_max_p_and_r, nonzero_as_real, first_candidate_only],
+                         ids=lambda f: f.__name__)
 def test_7_1_rejects(wrong, capsys):
     assert not passes(ch07.check_7_1, wrong, capsys)
 
@@ -95,14 +114,52 @@ def test_7_2_buggy_scorers_really_are_batch_dependent():
 # ------------------------------------------------------------------ 7.3 - 7.5 (questions)
 
 def test_7_3(capsys):
-    assert passes(ch07.check_7_3, solution("answer_7_3 = None")["answer_7_3"], capsys)
-    for wrong in (None, "slow", "", 3):
-        assert not passes(ch07.check_7_3, wrong, capsys)
+    want_hash, want_fix = ch07.expected_7_3()
+    assert want_fix == "--use_fast_tokenizer" and want_hash.endswith("-custom-rescaled_fast-tokenizer")
+    from bert_score.utils import get_hash
+
+    from course_lib.model import embedded_model_path
+
+    printed = get_hash(str(embedded_model_path()), 4, True, True, True, True)  # what the command prints here
+    assert passes(ch07.check_7_3, printed, "--use_fast_tokenizer", capsys)
+    assert passes(ch07.check_7_3, printed.replace(str(embedded_model_path()), "<model>"), " --use_fast_tokenizer",
+                  capsys)
+    other_versions = "<model>_L4_idf_version=0.3.13(hug_trans=4.58.0)-custom-rescaled_fast-tokenizer"
+    assert passes(ch07.check_7_3, other_versions, "--use_fast_tokenizer", capsys)
+    for wrong_hash in (None, "", "fast", get_hash("<model>", 4, True, True, True, False),   # the Python default
+                       get_hash("<model>", 4, True, True, False, True),                        # -rescaled
+                       get_hash("<model>", 4, False, True, True, True),                        # no idf
+                       get_hash("<model>", 17, True, True, True, True)):                       # layer 17
+        assert not passes(ch07.check_7_3, wrong_hash, "--use_fast_tokenizer", capsys)
+    for wrong_fix in (None, "", "--idf", "--no_fast_tokenizer", "use_fast_tokenizer=False"):
+        assert not passes(ch07.check_7_3, printed, wrong_fix, capsys)
 
 
 def test_7_4(capsys):
-    assert passes(ch07.check_7_4, solution("answer_7_4 = None")["answer_7_4"], capsys)
-    for wrong in (None, "second", "both"):
+    import bert_score
+
+    import course_lib
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.model import embedded_model_path, load
+
+    tokenizer, _ = load()
+    ns = run_cells(NOTEBOOK_B, "answer_7_4 = {", torch=torch, ch07=ch07, bert_score=bert_score,
+                   course_lib=course_lib, idf_weights=idf_weights, tokenizer=tokenizer,
+                   MODEL=str(embedded_model_path()), LAYER=4)
+    right = ns["answer_7_4"]
+    assert passes(ch07.check_7_4, right, capsys)
+    assert passes(ch07.check_7_4, {**right, "uses": "The first batch", "max_change": torch.tensor(right["max_change"])},
+                  capsys)
+    want = ch07.expected_7_4()
+    d = ch07.batches_7_4()
+    F_a_only = course_lib.score(d["b_cands"], d["b_refs"], idf=idf_weights(d["a_refs"], tokenizer))[2].mean().item()
+    F_plain = course_lib.score(d["b_cands"], d["b_refs"])[2].mean().item()
+    assert want["max_change"] > 0.005  # the kept scorer really changes batch B's scores
+    for wrong in (None, "first", dict.fromkeys(right), {**right, "uses": "second"}, {**right, "uses": "both"},
+                  {**right, "max_change": 0.0}, {**right, "max_change": "0.02"},
+                  {**right, "fixed_mean_F": F_a_only},                     # idf from batch A only
+                  {**right, "fixed_mean_F": F_plain},                      # no idf at all
+                  {**right, "fixed_mean_F": torch.tensor([right["fixed_mean_F"]] * 2)}):
         assert not passes(ch07.check_7_4, wrong, capsys)
 
 

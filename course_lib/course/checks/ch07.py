@@ -1,8 +1,10 @@
-"""Checkers for chapters 07a (using bert-score: exercises 7.1-7.3) and 07b (neighbours, pitfalls
-and testing: 7.4-7.6).
+"""Checkers for chapter 07a (using bert-score: exercises 7.1-7.3); those of 07b (neighbours, pitfalls
+and testing: 7.4-7.6) are in ch07b and re-exported here.
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
-the source of its command line), computed on several cases each time -- never typed in.
+the source of its command line), computed on several cases each time -- never typed in. The find-it
+exercises run on what the chapters never print: a command line with other flags (7.3), two other
+batches of WMT16 pairs (7.4).
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import torch
 
 from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
-from . import close, forbid, run
+from . import close, run
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -51,22 +53,57 @@ def _multi_expected():
     return cases, per_pair, want
 
 
+def _padded(per_pair, sizes, pad: float = 0.0):
+    """Per-pair scores [pairs, 3] -> [n_cands, max(sizes), 3], rows past sizes[k] filled with `pad`."""
+    out = torch.full((len(sizes), max(sizes), 3), pad)
+    start = 0
+    for k, n in enumerate(sizes):
+        out[k, :n] = per_pair[start:start + n]
+        start += n
+    return out
+
+
+def _batches_7_1():
+    """(name, per_ref [n_cands, max_refs, 3] zero-padded, n_refs, expected [n_cands, 3]) cases: real scores
+    (expected = course_lib's own multi-reference result), the same rescaled (some below 0), a batch whose
+    first candidate's scores are at most 0 (one real score exactly 0), and one candidate alone, no padding."""
+    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
+    from course_lib.model import EMBEDDED_MODEL
+
+    cases, per_pair, want = _multi_expected()
+    sizes = [len(group) for _, group in cases]
+    b = read_baseline(default_baseline_path(EMBEDDED_MODEL))[4]  # [b_P, b_R, b_F] at layer 4
+    rescaled = rescale(per_pair, b)
+    starts = torch.tensor([0] + sizes[:-1]).cumsum(0)
+    want_rescaled = torch.stack([rescaled[s:s + n].max(dim=0).values for s, n in zip(starts.tolist(), sizes)])
+    negative = torch.tensor([[0.0, -0.12, -0.20], [-0.05, -0.41, -0.15], [0.0, 0.0, 0.0],  # a real P of exactly 0
+                             [0.42, 0.10, 0.20], [0.05, 0.33, 0.15], [0.0, 0.0, 0.0]]).view(2, 3, 3)
+    return [("real scores (several references per candidate)", _padded(per_pair, sizes), sizes, want),
+            ("rescaled scores (some below 0)", _padded(rescaled, sizes), sizes, want_rescaled),
+            ("a candidate whose scores are at most 0", negative, [2, 2],
+             torch.tensor([[0.0, -0.12, -0.15], [0.42, 0.33, 0.20]])),
+            ("one candidate, no padding", per_pair[:2].unsqueeze(0).clone(), [2], per_pair[:2].max(dim=0).values[None])]
+
+
 def check_7_1(multi_ref_max, hint: int = 1) -> bool:
-    """multi_ref_max(per_ref [n_refs, 3]) -> [3], the P, R, F bert-score keeps for one candidate."""
+    """multi_ref_max(per_ref [n_cands, max_refs, 3] zero-padded, n_refs [n_cands]) -> [n_cands, 3]: the P, R, F
+    bert-score keeps for each candidate."""
     def test():
-        cases, per_pair, want = _multi_expected()
-        start = 0
-        for (cand, group), expected in zip(cases, want):
-            per_ref = per_pair[start:start + len(group)].clone()
-            start += len(group)
-            got = torch.as_tensor(multi_ref_max(per_ref.clone()), dtype=torch.float32).reshape(-1)
-            assert got.numel() == 3, f"return three numbers (P, R, F); you returned {got.numel()}"
-            for name, g, w in zip("PRF", got.tolist(), expected.tolist()):
-                assert close(g, w, 1e-6), (f"for {cand!r} with {len(group)} references your {name} is "
-                                           f"{g:.4f}, bert-score's rule gives {w:.4f}")
-    return run("7.1", test, "bert-score keeps the best P, the best R and the best F, each on its own (they "
-                            "may come from different references); do not return the row of the best F.",
-               code="return per_ref.max(dim=0).values", level=hint)
+        for name, per_ref, sizes, expected in _batches_7_1():
+            got = multi_ref_max(per_ref.clone(), torch.tensor(sizes))
+            got = torch.as_tensor(got, dtype=torch.float32)
+            assert got.shape == expected.shape, (f"{name}: return [n_cands, 3], one row per candidate; yours has "
+                                                 f"shape {list(got.shape)}")
+            for k in range(len(sizes)):
+                for j, kind in enumerate("PRF"):
+                    assert close(got[k, j], expected[k, j], 1e-6), (
+                        f"{name}: candidate {k} ({sizes[k]} real references) gets {kind} = {got[k, j].item():.4f}, "
+                        f"bert-score's rule gives {expected[k, j].item():.4f}")
+    return run("7.1", test, "bert-score keeps the best P, the best R and the best F over a candidate's real "
+                            "references, each on its own (they may come from different references); a padding row "
+                            "is not a reference, and its 0 must never win, even when every real score is negative.",
+               code="real = torch.arange(per_ref.shape[1])[None, :] < torch.as_tensor(n_refs)[:, None]; "
+                    "return per_ref.masked_fill(~real[:, :, None], float('-inf')).max(dim=1).values", level=hint)
 
 
 # ------------------------------------------------------------------ 7.2: scorers with known gaps
@@ -115,7 +152,7 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                level=hint)
 
 
-# ------------------------------------------------------------------ 7.3 - 7.5: questions
+# ------------------------------------------------------------------ 7.3: a command line
 
 def _cli_default_tokenizer() -> str:
     """'fast' or 'slow': what `bert-score` on the command line uses without the flag, read from its
@@ -127,121 +164,46 @@ def _cli_default_tokenizer() -> str:
     return "fast" if action == "store_false" else "slow"
 
 
-def _normalise(answer) -> str:
-    return answer.strip().lower().removesuffix(" tokenizer") if isinstance(answer, str) else ""
+def _hash_settings(h: str) -> str:
+    """A hash with its version part replaced by `_version=…` and the embedded model's folder by <model>."""
+    from course_lib.model import embedded_model_path
+
+    return re.sub(r"_version=.*?\)", "_version=…", h.strip().replace(str(embedded_model_path()), "<model>"))
 
 
-def check_7_3(answer, hint: int = 1) -> bool:
-    def test():
-        assert _normalise(answer) in ("fast", "slow"), 'set answer_7_3 to "fast" or "slow"'
-        assert _normalise(answer) == _cli_default_tokenizer(), "that is the Python API's default, not the CLI's"
-    return run("7.3", test, "look at the end of the hash the command printed without any flag.",
-               code="read the `action=` of --use_fast_tokenizer in bert_score_cli/score.py: store_true means "
-                    "the flag is off unless given.", level=hint)
-
-
-@lru_cache(maxsize=None)
-def _kept_scorer_uses() -> str:
-    """'first' or 'second': whose references a BERTScorer built with the first batch's references
-    (as HF evaluate's wrapper builds it) uses as idf corpus when it scores a second batch."""
-    import bert_score
-
-    import course_lib
-    from course_lib.bertscore.idf import idf_weights
-    from course_lib.model import embedded_model_path, load
-
-    mt, ref = _wmt_cases(6)
-    a_refs, b_cands, b_refs = list(ref[:3]), list(mt[3:]), list(ref[3:])
-    scorer = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
-                                   idf_sents=a_refs)
-    kept = scorer.score(b_cands, b_refs)[2]
-    tokenizer, _ = load()
-    from_first = course_lib.score(b_cands, b_refs, num_layers=4, idf=idf_weights(a_refs, tokenizer))[2]
-    from_second = course_lib.score(b_cands, b_refs, num_layers=4, idf=True)[2]
-    if (kept - from_first).abs().max() <= 1e-5 < (kept - from_second).abs().max():
-        return "first"
-    if (kept - from_second).abs().max() <= 1e-5:
-        return "second"
-    raise RuntimeError("the kept scorer matches neither idf corpus")
-
-
-def check_7_4(answer, hint: int = 1) -> bool:
-    def test():
-        choice = _normalise(answer).removeprefix("the ").removesuffix(" batch")
-        assert choice in ("first", "second"), 'set answer_7_4 to "first" or "second"'
-        assert choice == _kept_scorer_uses(), ("compare F_cached with the two idf variants in chapter 07b, "
-                                               "section 1")
-    return run("7.4", test, "the scorer is built once, and its idf weights are computed when it is built.",
-               code="compare F_cached with the two idf variants in chapter 07b, section 1.", level=hint)
-
-
-PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
-
-
-def check_7_5(answer, reported: str = PAPER_HASH, hint: int = 1) -> bool:
-    """answer: dict with model, layer, idf, custom_baseline, fast_tokenizer; rebuilt into a hash."""
+def expected_7_3() -> tuple[str, str]:
+    """(hash, flag) for exercise 7.3's command: model, layer 4, --idf, --rescale_with_baseline with a
+    --baseline_path, and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
     from bert_score.utils import get_hash
 
+    fast = _cli_default_tokenizer() == "fast"
+    expected = get_hash("<model>", 4, True, True, True, fast)
+    # the flag that makes the command use the Python API's default (use_fast_tokenizer=False)
+    return _hash_settings(expected), ("--use_fast_tokenizer" if fast else "")
+
+
+def check_7_3(answer, fix=None, hint: int = 1) -> bool:
+    """answer: the hash exercise 7.3's command prints; fix: the flag that gives the Python call's numbers."""
     def test():
-        keys = ("model", "layer", "idf", "custom_baseline", "fast_tokenizer")
-        assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_7_5 needs the keys {keys}"
-        assert all(answer[k] is not None for k in keys), "fill in every value (replace the Nones)"
-        versions = re.search(r"_version=.*?\)", reported).group(0)
-        rebuilt = get_hash(answer["model"], answer["layer"], answer["idf"], "rescaled" in reported,
-                           answer["custom_baseline"], answer["fast_tokenizer"])
-        rebuilt = re.sub(r"_version=.*?\)", lambda _: versions, rebuilt)  # compare settings, not versions
-        assert rebuilt == reported, f"your settings give the hash {rebuilt!r}"
-    return run("7.5", test, "read the hash left to right: every part is one setting.",
-               code="model, _L<layer>, _idf or _no-idf, versions, -rescaled (bert-score's file) or "
-                    "-custom-rescaled (your file), _fast-tokenizer.", level=hint)
+        assert isinstance(answer, str) and answer.strip(), "set answer_7_3 to the hash string the command prints"
+        want_hash, want_fix = expected_7_3()
+        got = _hash_settings(answer)
+        for part, meaning in (("_L4", "the layer"), ("_idf", "idf on"), ("-custom-rescaled", "a baseline file you "
+                              "supplied (-rescaled alone means bert-score's own file)")):
+            assert part in got or part not in want_hash, f"your hash lacks {part!r}: {meaning}"
+        assert got.endswith("_fast-tokenizer") == want_hash.endswith("_fast-tokenizer"), (
+            "which tokenizer does the command use when no tokenizer flag is given? (section 3.4)")
+        assert got == want_hash, f"the command prints {want_hash!r} (versions aside); yours reads {got!r}"
+        assert isinstance(fix, str) and fix.strip(), 'also set fix_7_3 to a flag, e.g. "--idf"'
+        assert fix.strip() == want_fix, (f"{fix.strip()!r} does not make the command compute the Python call's "
+                                         "numbers: which setting differs between the two?")
+    return run("7.3", test, "every part of the hash is one setting (section 3.2); on the command line one flag "
+                            "means the opposite of its name (section 3.4).",
+               code="run it: probes.run_cli(cli_cands, cli_refs, ['--num_layers', '4', '--idf', "
+                    "'--rescale_with_baseline', '--lang', 'en', '--baseline_path', BASELINE], model=MODEL)[0].hash; "
+                    "then read the action= of --use_fast_tokenizer in bert_score_cli/score.py", level=hint)
 
 
-def _frames_7_6():
-    """Small (question, answer, reference) frames with bad rows of every kind, non-default index."""
-    import pandas as pd
-
-    good = ("Water boils at 100 °C.", "Water boils at 100 degrees Celsius at sea level.")
-    rows = [good, ("", good[1]), (good[0], "   "), (None, good[1]), (good[0], float("nan")),
-            ("\t\n", good[1]), (42, good[1]), ("Jane Austen.", "Pride and Prejudice is by Jane Austen."),
-            (good[0], ["a list"])]
-    df = pd.DataFrame(rows, columns=["answer", "reference"], index=[f"q{k}" for k in range(len(rows))])
-    df.insert(0, "question", "?")
-    clean = df.iloc[[0, 7]]
-    return [(df, "answer", "reference"), (clean, "answer", "reference"),
-            (df.rename(columns={"answer": "output", "reference": "expected"}).iloc[::-1], "output", "expected")]
-
-
-def _expected_7_6(df, answer_col, reference_col):
-    from course_lib.evaluation.metric import validate_text
-
-    rejected = []
-    for label, a, r in zip(df.index, df[answer_col], df[reference_col]):
-        try:
-            validate_text(a, "answer")
-            validate_text(r, "reference")
-        except (TypeError, ValueError):
-            rejected.append(label)
-    return df.drop(index=rejected), rejected
-
-
-def check_7_6(split_valid, hint: int = 1) -> bool:
-    """split_valid(df, answer_col, reference_col) -> (rows that can be scored, labels of the others)."""
-    split_valid = forbid(split_valid, "course_lib.evaluation.metric.validate_text")
-
-    def test():
-        for df, a_col, r_col in _frames_7_6():
-            before = df.copy()
-            got = split_valid(df, a_col, r_col)
-            assert isinstance(got, tuple) and len(got) == 2, "return a tuple (valid_rows, rejected_labels)"
-            valid, rejected = got
-            want_valid, want_rejected = _expected_7_6(df, a_col, r_col)
-            assert list(rejected) == want_rejected, (
-                f"rejected {list(rejected)}, expected {want_rejected} (in the frame's order)")
-            assert list(valid.index) == list(want_valid.index), "valid rows: keep every other row, in order"
-            assert list(valid.columns) == list(df.columns), "keep all the columns of the valid rows"
-            assert df.equals(before), "do not modify the input frame"
-    return run("7.6", test, "a row is rejected when its answer or its reference is not a string (None, NaN, "
-               "a number, a list) or is empty after .strip(); use the column names you are given.",
-               code="ok = pd.Series([isinstance(a, str) and bool(a.strip()) and isinstance(r, str) and "
-                    "bool(r.strip()) for a, r in zip(df[answer_col], df[reference_col])], index=df.index); "
-                    "return df[ok], list(df.index[~ok])", level=hint)
+# 7.4 - 7.6 (chapter 07b) live in ch07b; a notebook calls them from here
+from .ch07b import (PAPER_HASH, batches_7_4, check_7_4, check_7_5, check_7_6,  # noqa: E402,F401
+                    expected_7_4)
