@@ -82,7 +82,7 @@ CSS = f"""
   padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
 .bsd-note b.bsd-warn {{ display: inline-block; width: 18px; height: 18px; line-height: 18px; margin-right: 8px;
   border-radius: 50%; background: #c2410c; color: #fff; text-align: center; font: 700 14px sans-serif; }}
-.bsd-scores {{ font-size: 18px; padding: 2px 12px 4px 0; height: 205px; overflow: hidden; }}
+.bsd-scores {{ font-size: 18px; padding: 2px 12px 4px 0; min-height: 200px; }}
 .bsd-scores .title {{ font-size: 20px; font-weight: 600; white-space: nowrap; }}
 .bsd-scores table {{ border-collapse: collapse; }}
 .bsd-scores td, .bsd-scores th {{ padding: 1px 8px; text-align: right; white-space: nowrap; }}

@@ -76,9 +76,11 @@ class Demo(_Shown):
         style = drawing.style_html() + (_scroll_here_js(secrets.token_hex(4)) if scroll else "")
         self.style = w.HTML(style, layout=w.Layout(height="0px", overflow="hidden", margin="0"))
         self.preset = w.Dropdown(options=[*PRESETS, CUSTOM], value=preset_of(cand, ref),
-                                 description="Preset", layout=w.Layout(width="auto", min_width="22em"))
+                                 description="Preset", layout=w.Layout(width="19em"),
+                                 style={"description_width": "4em"})
         self.button = w.Button(description="Score", button_style="primary",
-                               tooltip="Score the texts (or Ctrl+Enter in a box)")
+                               tooltip="Score the texts (or Ctrl+Enter in a box)",
+                               layout=w.Layout(width="6em", margin="0 0 0 8px"))
         self.busy = w.HTML()
         box = dict(layout=w.Layout(width="auto", height="3.1em", flex="1 1 auto"),
                    continuous_update=False, style={"description_width": "7.2em"})
