@@ -53,13 +53,15 @@ class Server:
     With `own_token=False` the test sets no JUPYTER_TOKEN: the token is the one in the URL the
     launcher prints (`printed_url()`)."""
 
-    def __init__(self, cmd: list[str], tmp: Path, lab_settings: dict | None = None, own_token: bool = True):
+    def __init__(self, cmd: list[str], tmp: Path, lab_settings: dict | None = None, own_token: bool = True,
+                 extra_env: dict | None = None):
         self.port, self.token = free_port(), (secrets.token_hex(16) if own_token else None)
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = open(self.log_path, "w")
         self.started = time.monotonic()
-        env = isolated_env(tmp, self.port, self.token, lab_settings)
+        env = {**isolated_env(tmp, self.port, self.token, lab_settings), **(extra_env or {})}
+        cmd = [a.replace("{port}", str(self.port)) for a in cmd]  # a server that ignores JUPYTER_PORT
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
 

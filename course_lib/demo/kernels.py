@@ -6,7 +6,8 @@ it refuses that request (`403 '_xsrf' argument missing`), so every reload used t
 
   * a kernel a page was connected to, and is no longer (the page was closed or reloaded), after
     DISCONNECTED_S seconds;
-  * a kernel no page ever connected to (a page fetched but never opened), after ORPHAN_S seconds.
+  * a kernel no page ever connected to (a page left before it connected, or fetched by a script),
+    ORPHAN_S seconds after Voilà handed it out (a page connects within seconds of arriving).
 
 Kernels waiting in Voilà's pool of preheated kernels (`--preheat_kernel`) are never culled (Voilà
 checks that before this class is asked). With a pool of one, a reload takes the waiting kernel
@@ -14,13 +15,14 @@ checks that before this class is asked). With a pool of one, a reload takes the 
 """
 from __future__ import annotations
 
+import asyncio
 import time
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Float, default
 
 DISCONNECTED_S = 5.0
-ORPHAN_S = 120.0
+ORPHAN_S = 30.0
 
 
 class DemoKernelManager(AsyncMappingKernelManager):
@@ -41,6 +43,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._seen_connected: set[str] = set()
         self._unused_since: dict[str, float] = {}  # kernel id -> when it was first seen with no page
+        self._closing: set[str] = set()
 
     def _pooled(self) -> set[str]:
         """Ids of the kernels waiting in Voilà's pool, ready (its pools exist with --preheat_kernel)."""
@@ -57,7 +60,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         """Called every `cull_interval` seconds for each kernel outside Voilà's pool."""
         kernel = self._kernels.get(kernel_id)
-        if kernel is None:
+        if kernel is None or kernel_id in self._closing:
             return
         if self._kernel_connections.get(kernel_id, 0) > 0:
             self._seen_connected.add(kernel_id)
@@ -72,6 +75,13 @@ class DemoKernelManager(AsyncMappingKernelManager):
         wait = self.disconnected_s if kernel_id in self._seen_connected else self.orphan_s
         if state == "dead" or now - since >= wait:
             self.log.info("Shutting down kernel %s: no page uses it", kernel_id)
+            self._closing.add(kernel_id)
+            asyncio.ensure_future(self._shut(kernel_id))  # not awaited: the next kernel's check goes on
+
+    async def _shut(self, kernel_id: str) -> None:
+        try:
+            await self.shutdown_kernel(kernel_id)
+        finally:
+            self._closing.discard(kernel_id)
             self._unused_since.pop(kernel_id, None)
             self._seen_connected.discard(kernel_id)
-            await self.shutdown_kernel(kernel_id)
