@@ -114,7 +114,7 @@ CSS = f"""
   opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; }}
 .bertscore-demo.bsd-relabel .bertscore-demo-busy:not(:has(.bsd-busy))::after {{ animation: none; opacity: 1; }}
 .bertscore-demo .bsd-rank td, .bertscore-demo .bsd-rank th {{ padding: 3px 8px; font-size: 16px; }}
-.bertscore-demo-class-table {{ max-height: calc(100vh - 330px); min-height: 200px; overflow: auto; }}
+.bertscore-demo-class-table {{ max-height: calc(100vh - 375px); min-height: 190px; overflow: auto; }}
 .bertscore-demo-present .lm-TabBar-tab, .bertscore-demo-present .p-TabBar-tab {{ font-size: 16px !important;
   min-height: 30px !important; line-height: 28px !important; }}
 .bsd-title {{ margin: 2px 0 4px 0; font-size: 22px; }}
