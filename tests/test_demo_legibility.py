@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from course_lib import demo
-from course_lib.demo import drawing
+from course_lib.demo import drawing, notes
 
 LAWYER = demo.PRESETS["lawyer / attorney"]
 CELLS = np.linspace(-0.3, 1.2, 1501)  # every cosine the grid can show, beyond both ends of the scale
@@ -131,13 +131,13 @@ def test_text_the_model_reads_well_gets_no_note(language):
 def test_the_cjk_font_note_asks_the_system_not_a_font_cache(monkeypatch):
     result = demo.analyze("我喜欢猫", "I like cats.")
     texts = (result.candidate, result.reference)
-    monkeypatch.setattr(drawing.sys, "platform", "linux")
-    monkeypatch.setattr(drawing.shutil, "which", lambda name: "/usr/bin/fc-list")
-    monkeypatch.setattr(drawing, "_fc_list", lambda lang: [])
-    assert "No font for Chinese" in drawing.script_notes(result.view, texts)
-    monkeypatch.setattr(drawing, "_fc_list", lambda lang: ["Noto Sans CJK SC"] if lang == "zh" else [])
-    notes = drawing.script_notes(result.view, texts)
-    assert "No font" not in notes and "[UNK]" in notes  # the font is there; the model still reads it badly
+    monkeypatch.setattr(notes.sys, "platform", "linux")
+    monkeypatch.setattr(notes.shutil, "which", lambda name: "/usr/bin/fc-list")
+    monkeypatch.setattr(notes, "_fc_list", lambda lang: [])
+    assert "No font for Chinese" in notes.script_notes(result.view, texts)
+    monkeypatch.setattr(notes, "_fc_list", lambda lang: ["Noto Sans CJK SC"] if lang == "zh" else [])
+    shown = notes.script_notes(result.view, texts)
+    assert "No font" not in shown and "[UNK]" in shown  # the font is there; the model still reads it badly
 
 
 def test_unrelated_preset_sits_at_the_baseline_raw_and_near_zero_rescaled():

@@ -18,6 +18,7 @@ import threading
 
 from course_lib.demo import drawing
 from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
+from course_lib.demo.notes import script_notes
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
 from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
 from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
@@ -105,9 +106,7 @@ class Demo(_Shown):
         for box_ in (self.candidate, self.reference):
             box_.add_class(f"{CSS_PREFIX}-text")
         wrap = dict(flex_flow="row wrap", align_items="center", width="100%")
-        # Two columns: texts, settings and scores on the left, the matrix on the right, so that one
-        # 1280x720 screen (and 125% zoom) shows them all; the matrix's place never depends on the
-        # scores (rescaling changes them, never the matrix).
+        # texts, settings, scores | the matrix: one 1280x720 screen; the scores never move the matrix
         left = w.VBox([
             w.HBox([self.preset, self.button, self.busy], layout=w.Layout(**wrap)),
             w.HBox([self.candidate], layout=w.Layout(width="100%")),
@@ -137,8 +136,7 @@ class Demo(_Shown):
         self.update()
 
     def _finished(self) -> None:
-        """Tell the page a change was handled: it greys the scores and the matrix from the moment a
-        control changes (even while the kernel is busy with the other tab) until this arrives."""
+        """Tell the page a change was handled (it greys the numbers from a change until then)."""
         self._handled += 1
         self.done.value = f'<span data-n="{self._handled}"></span>'
 
@@ -215,8 +213,7 @@ class Demo(_Shown):
     def _draw(self, result) -> None:
         idf = result.idf_corpus is not None
         self.result = result
-        notes = drawing.script_notes(result.view, (result.candidate, result.reference))
-        self.message.value = notes
+        self.message.value = script_notes(result.view, (result.candidate, result.reference))
         self.heatmap.value = drawing.heatmap_html(result.view, idf)
         self.heatmap.layout.display = None
         self.scores.value = drawing.scores_html(result)
@@ -226,14 +223,10 @@ class Demo(_Shown):
 
 class ClassView(_Shown):
     """A whole set of answers at once: edit the reference and the answers (one per line), press
-    Rank (or leave the box); a table with bars shows the order by BERTScore F next to BLEU. An
-    answer edited away from the labelled ones is shown as "edited (no label)"; Reset brings back
-    the texts it started with.
-
-    With `rank_now=False` nothing is ranked until `show()` (the presenter calls it when its tab
-    is first opened: the page comes sooner). The same texts are never ranked twice in a row (a
-    box losing focus to the Rank button ranks once, not twice). Ranking runs torch on one thread.
-    """
+    Rank (or leave the box): a table with bars, by BERTScore F next to BLEU. An edited answer
+    shows as "edited (no label)"; Reset brings the start back. `rank_now=False`: nothing is
+    ranked until `show()` (the presenter's tab opened). The same texts are never ranked twice in
+    a row (a box losing focus to Rank ranks once). Ranking runs torch on one thread."""
 
     def __init__(self, question: str | None = None, reference: str | None = None,
                  answers: list[str] | None = None, labels: list[str] | None = None,
