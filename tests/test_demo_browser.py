@@ -424,21 +424,23 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         print(f"Rank after an edit, nine answers: {time.perf_counter() - start:.2f} s (a loaded machine)")
 
         # the other tab waits for the kernel: never old numbers under a newly chosen preset
+        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes about a second
         answers.fill("\n".join(answers.input_value().splitlines()[:8]))
         page.locator(".bertscore-demo-class-button").first.click()  # the kernel ranks ...
         page.get_by_role("tab", name="One pair").click()
         page.evaluate("() => { window.__stale = []; }")
         select.select_option("cold / freezing")  # ... while the preset changes
-        cold = expected(*demo.PRESETS["cold / freezing"])
         page.wait_for_function("""([sel, v]) => {
             const f = document.querySelector(sel), s = document.querySelector('.bertscore-demo-scores');
+            window.__polls = (window.__polls || 0) + 1;
             if (f && f.textContent.trim() === v) return true;
             const wait = document.querySelector('.bertscore-demo-busy');
             const said = wait && (wait.textContent + getComputedStyle(wait, '::after').content).match(/Computing|Waiting/);
             if (parseFloat(getComputedStyle(s).opacity) > 0.5 || !said) window.__stale.push(f ? f.textContent : '');
             return false; }""", arg=[F, cold], polling=20, timeout=120_000)
-        stale = page.evaluate("() => window.__stale")
+        stale, polls = page.evaluate("() => window.__stale"), page.evaluate("() => window.__polls")
         assert not stale, f"old scores stood under the new preset, or no busy line: {stale[:5]}"
+        assert polls > 5, "the preset was scored before the check began: the kernel was not busy ranking"
 
         # a reload: fast when the pool's kernel is ready, and the old page's kernel goes away
         deadline = time.monotonic() + 240
