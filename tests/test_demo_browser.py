@@ -264,7 +264,7 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
     from course_lib.demo.widgets import NOT_RUNNING
 
     original = NOTEBOOK.read_bytes()
-    server = Server(launcher("lab", "--ServerApp.port_retries=0", "--LabApp.news_url=None",
+    server = Server(launcher("lab", "--LabApp.news_url=None",
                              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                              "--ServerApp.terminals_enabled=False"), tmp_path, lab_settings=QUIET)
     with demo_page(playwright_browser, server, tmp_path) as page:
