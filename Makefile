@@ -88,11 +88,11 @@ bench: $(STAMP)
 
 ## make demo: the live demo in JupyterLab (a temporary copy of notebooks/demo.ipynb: the tree stays clean)
 demo: $(STAMP)
-	$(PY) -m course_lib.demo.launch lab
+	$(PY) course_lib/demo/launch.py lab
 
 ## make present: the presenter view, widgets only (Voila, 127.0.0.1, a token), for a projector
 present: $(STAMP)
-	$(PY) -m course_lib.demo.launch present
+	$(PY) course_lib/demo/launch.py present
 
 clean:
 	rm -rf $(VENV)

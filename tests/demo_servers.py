@@ -29,35 +29,75 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def isolated_env(tmp: Path, port: int, token: str, lab_settings: dict | None = None) -> dict:
-    """Environment for a server: offline, its own Jupyter folders, port and token, no browser."""
+def isolated_env(tmp: Path, port: int, token: str | None, lab_settings: dict | None = None) -> dict:
+    """Environment for a server: offline, its own Jupyter folders, port and token (None: no
+    JUPYTER_TOKEN at all, as a user has it: the launcher makes one up), no browser."""
     settings = tmp / "lab-settings"
     for name, values in (lab_settings or {}).items():
         path = settings / "@jupyterlab" / f"{name}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    return dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false",
-                JUPYTER_DATA_DIR=str(tmp / "jupyter-data"), JUPYTERLAB_SETTINGS_DIR=str(settings),
-                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
-                JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-                JUPYTER_PORT=str(port), JUPYTER_TOKEN=token, BROWSER="true")
+    env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", TOKENIZERS_PARALLELISM="false",
+               JUPYTER_DATA_DIR=str(tmp / "jupyter-data"), JUPYTERLAB_SETTINGS_DIR=str(settings),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
+               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+               JUPYTER_PORT=str(port), BROWSER="true")
+    env.pop("JUPYTER_TOKEN", None)
+    if token is not None:
+        env["JUPYTER_TOKEN"] = token
+    return env
 
 
 class Server:
-    """A server process started from `cmd`; `url(path)` adds the token; `stop()` ends the group."""
+    """A server process started from `cmd`; `url(path)` adds the token; `stop()` ends the group.
+    With `own_token=False` the test sets no JUPYTER_TOKEN: the token is the one in the URL the
+    launcher prints (`printed_url()`)."""
 
-    def __init__(self, cmd: list[str], tmp: Path, lab_settings: dict | None = None):
-        self.port, self.token = free_port(), secrets.token_hex(16)
+    def __init__(self, cmd: list[str], tmp: Path, lab_settings: dict | None = None, own_token: bool = True,
+                 extra_env: dict | None = None):
+        self.port, self.token = free_port(), (secrets.token_hex(16) if own_token else None)
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = open(self.log_path, "w")
-        env = isolated_env(tmp, self.port, self.token, lab_settings)
+        self.started = time.monotonic()
+        env = {**isolated_env(tmp, self.port, self.token, lab_settings), **(extra_env or {})}
+        cmd = [a.replace("{port}", str(self.port)) for a in cmd]  # a server that ignores JUPYTER_PORT
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
 
     def url(self, path: str = "/") -> str:
         sep = "&" if "?" in path else "?"
         return f"{self.base}{path}{sep}token={self.token}"
+
+    def printed_url(self, timeout: float = 120) -> str:
+        """The URL the launcher printed (the one line a user copies); its token becomes self.token."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(r"The demo: (http://\S+)", self.log_path.read_text(errors="replace"))
+            if found:
+                self.token = re.search(r"[?&]token=([^&\s]+)", found.group(1)).group(1)
+                return found.group(1)
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"launcher exited with code {self.proc.returncode}:\n{self.log()}")
+            time.sleep(0.2)
+        raise TimeoutError(f"the launcher printed no URL within {timeout:.0f} s:\n{self.log()}")
+
+    def kernels(self) -> list:
+        """The kernel processes this server started (psutil.Process), and their memory."""
+        import psutil
+
+        try:
+            tree = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return []
+        found = []
+        for p in tree:
+            try:
+                if "ipykernel_launcher" in " ".join(p.cmdline()):
+                    found.append(p)
+            except psutil.Error:  # ended meanwhile
+                pass
+        return found
 
     def log(self, lines: int = 25) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
@@ -113,4 +153,4 @@ def make(target: str) -> list[str]:
 
 def launcher(mode: str, *extra: str) -> list[str]:
     """What `make demo` / `make present` run, with extra server flags for a test."""
-    return [sys.executable, "-m", "course_lib.demo.launch", mode, "--no-browser", *extra]
+    return [sys.executable, str(ROOT / "course_lib" / "demo" / "launch.py"), mode, "--no-browser", *extra]

@@ -143,8 +143,9 @@ def test_cjk_text_gets_a_note():
     notes = demo.drawing.script_notes(result.view, (result.candidate, result.reference))
     assert "[UNK]" in notes
     if demo.drawing.cjk_font() is None:
-        assert "no CJK font" in notes
-    assert demo.drawing.script_notes(result.view, ("I like cats.", "I like dogs.")) == ""
+        assert "No font for Chinese" in notes
+    english = demo.analyze("I like cats.", "I like dogs.")
+    assert demo.drawing.script_notes(english.view, (english.candidate, english.reference)) == ""
 
 
 def test_worst_matches_pick_the_weakest_real_token():

@@ -264,7 +264,7 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
     from course_lib.demo.widgets import NOT_RUNNING
 
     original = NOTEBOOK.read_bytes()
-    server = Server(launcher("lab", "--ServerApp.port_retries=0", "--LabApp.news_url=None",
+    server = Server(launcher("lab", "--LabApp.news_url=None",
                              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
                              "--ServerApp.terminals_enabled=False"), tmp_path, lab_settings=QUIET)
     with demo_page(playwright_browser, server, tmp_path) as page:
@@ -317,19 +317,189 @@ def test_demo_in_jupyterlab(playwright_browser, expected, tmp_path):
 
 # --- Voilà (make present) --------------------------------------------------------------------------
 
+FOLD = [".bertscore-demo-scores", ".bsd-grid", ".bsd-legend"]  # must be in view without scrolling
+ZOOMS = [("1280×720", {"width": 1280, "height": 720}, 1), ("1280×720 at 125%", {"width": 1024, "height": 576}, 1.25)]
+
+
+def boxes(page, selectors) -> dict:
+    return page.evaluate("""sels => { const o = {}; for (const s of sels) {
+        const e = document.querySelector(s); if (!e) { o[s] = null; continue; }
+        const r = e.getBoundingClientRect(); o[s] = [r.left, r.top, r.right, r.bottom]; } return o; }""", selectors)
+
+
+def assert_in_view(page, selectors, where: str) -> None:
+    view = page.evaluate("() => [innerWidth, innerHeight, scrollX, scrollY]")
+    found = boxes(page, selectors)
+    for sel, box in found.items():
+        assert box is not None, f"{where}: {sel} missing"
+        left, top, right, bottom = box
+        assert left >= 0 and top >= 0 and right <= view[0] + 1 and bottom <= view[1] + 1, \
+            f"{where}: {sel} spans {box}, the view is {view[0]}×{view[1]} (scrolled {view[2:]})"
+
+
+def drawn_contrasts(page) -> list[float]:
+    """The contrast of every matrix number against its cell, from the colours the browser drew."""
+    from course_lib.demo.drawing import contrast_ratio
+
+    pairs = page.evaluate("""() => [...document.querySelectorAll('.bsd-numbers td.c')].map(td => {
+        const s = getComputedStyle(td); return [s.backgroundColor, s.color]; })""")
+    rgb = lambda c: [int(x) for x in re.findall(r"\d+", c)[:3]]
+    return [float(contrast_ratio(rgb(bg), rgb(fg))) for bg, fg in pairs]
+
+
+def smallest_text(page) -> tuple[float, str]:
+    """The smallest font of any visible text the presenter page shows."""
+    return tuple(page.evaluate("""() => { let best = [1e9, ''];
+        const root = document.querySelector('.bertscore-demo-present');
+        const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) { const t = walk.currentNode; if (!t.textContent.trim()) continue;
+            const el = t.parentElement, r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            if (size < best[0]) best = [size, t.textContent.trim().slice(0, 40)]; }
+        return best; }"""))
+
+
 def test_demo_in_voila(playwright_browser, expected, tmp_path):
-    server = Server(launcher("present", "--Voila.port_retries=0"), tmp_path)
+    """`make present` as a user runs it: no JUPYTER_TOKEN; the page is the URL the launcher prints."""
+    from course_lib import demo
+
+    server = Server(launcher("present"), tmp_path, own_token=False)
     with demo_page(playwright_browser, server, tmp_path) as page:
-        server.wait(tcp_only=True)
-        start = time.perf_counter()
-        page.goto(server.url("/"), wait_until="domcontentloaded", timeout=300_000)
+        url = server.printed_url()
+        printed = time.monotonic() - server.started
+        assert "token=..." not in server.log(200) and url.count("token=") == 1
+        page.goto(url, wait_until="domcontentloaded", timeout=300_000)
         page.locator(F).first.wait_for(state="visible", timeout=300_000)
-        print(f"Voilà page with the demo: {time.perf_counter() - start:.1f} s")
+        print(f"Voilà: URL printed {printed:.1f} s, page usable {time.monotonic() - server.started:.1f} s "
+              "after the launcher started")
         assert page.locator(".jp-InputArea-editor, .jp-InputArea .cm-editor").count() == 0  # no code
         assert "import" not in page.locator("body").inner_text()
+
+        # one screen: scores, the whole matrix and its legend, at 1280×720 and at 125% zoom
+        for name, size, zoom in ZOOMS:
+            page.set_viewport_size(size)
+            page.wait_for_timeout(500)
+            assert_in_view(page, FOLD, name)
+            if zoom == 1:
+                font, text = smallest_text(page)
+                assert font >= 14, f"{name}: {text!r} is {font}px (< 14 px)"
+            contrasts = drawn_contrasts(page)
+            assert len(contrasts) == 81 and min(contrasts) >= 4.5, f"matrix number contrast {min(contrasts):.2f}:1"
+            grid = boxes(page, [".bsd-grid"])  # rescaling never moves the matrix
+            page.locator(".bertscore-demo-rescale input[type=checkbox]").first.check()
+            wait_shown(page, expected(*demo.PRESETS["lawyer / attorney"], rescale=True), what=f"{name} rescale")
+            assert boxes(page, [".bsd-grid"]) == grid, f"{name}: rescaling moved the matrix"
+            page.locator(".bertscore-demo-rescale input[type=checkbox]").first.uncheck()
+            wait_shown(page, expected(*demo.PRESETS["lawyer / attorney"]), what=f"{name} rescale off")
+        page.set_viewport_size({"width": 1280, "height": 720})
+
+        # the keyboard leaves the preset list once a preset is chosen (PageDown then scrolls)
+        select = page.locator(".bertscore-demo-preset select").first
+        select.focus()
+        page.keyboard.press("ArrowDown")
+        wait_shown(page, expected(*demo.PRESETS["cold / freezing"]), what="preset by keyboard")
+        assert page.evaluate("() => document.activeElement.tagName") != "SELECT"
+        select.select_option("lawyer / attorney")
+        wait_shown(page, expected(*demo.PRESETS["lawyer / attorney"]), what="back to lawyer")
+
         took = check_controls(page, expected, "Voilà")
         print("Voilà, seconds from action to the right score shown:", {k: round(v, 2) for k, v in took.items()})
         layout_and_screenshot(page, tmp_path, "present")
-        page.get_by_role("tab", name="A class set").click()  # the class view, in its tab
-        page.locator(".bsd-rank").wait_for(state="visible", timeout=60_000)
+
+        select.select_option("Rob Halford: metal singer (right)")  # a long view pages inside the view
+        page.locator(".bsd-long").wait_for(state="visible", timeout=60_000)
+        assert_in_view(page, [".bsd-long"], "the long view")
+
+        # the class set, ranked when its tab opens; Rank after an edit; its table pages inside the view
+        page.get_by_role("tab", name="A class set").click()
+        page.locator(".bsd-rank").wait_for(state="visible", timeout=120_000)
         assert page.locator(".bsd-rank tr").count() == 11
+        assert_in_view(page, [".bertscore-demo-class-table"], "the class set")
+        answers = page.locator(".bertscore-demo-class-answers textarea").first
+        answers.fill("\n".join(answers.input_value().splitlines()[:9]))
+        start = time.perf_counter()
+        page.locator(".bertscore-demo-class-button").first.click()  # the box loses focus, then the click
+        page.wait_for_function("() => document.querySelectorAll('.bsd-rank tr').length === 10", timeout=120_000)
+        print(f"Rank after an edit, nine answers: {time.perf_counter() - start:.2f} s (a loaded machine)")
+
+        # the other tab waits for the kernel: never old numbers under a newly chosen preset
+        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes about a second
+        answers.fill("\n".join(answers.input_value().splitlines()[:8]))
+        page.locator(".bertscore-demo-class-button").first.click()  # the kernel ranks ...
+        page.get_by_role("tab", name="One pair").click()
+        page.evaluate("() => { window.__stale = []; }")
+        select.select_option("cold / freezing")  # ... while the preset changes
+        page.wait_for_function("""([sel, v]) => {
+            const f = document.querySelector(sel), s = document.querySelector('.bertscore-demo-scores');
+            window.__polls = (window.__polls || 0) + 1;
+            if (f && f.textContent.trim() === v) return true;
+            const wait = document.querySelector('.bertscore-demo-busy');
+            const said = wait && (wait.textContent + getComputedStyle(wait, '::after').content).match(/Computing|Waiting/);
+            if (parseFloat(getComputedStyle(s).opacity) > 0.5 || !said) window.__stale.push(f ? f.textContent : '');
+            return false; }""", arg=[F, cold], polling=20, timeout=120_000)
+        stale, polls = page.evaluate("() => window.__stale"), page.evaluate("() => window.__polls")
+        assert not stale, f"old scores stood under the new preset, or no busy line: {stale[:5]}"
+        assert polls > 5, "the preset was scored before the check began: the kernel was not busy ranking"
+
+        # a reload: fast when the pool's kernel is ready, and the old page's kernel goes away
+        deadline = time.monotonic() + 240
+        while len(server.kernels()) < 2 and time.monotonic() < deadline:  # the page's + the pool's
+            time.sleep(1)
+        page.wait_for_timeout(20_000)  # the pool's kernel runs the notebook
+        start = time.perf_counter()
+        page.reload(wait_until="domcontentloaded", timeout=300_000)
+        page.locator(F).first.wait_for(state="visible", timeout=300_000)
+        print(f"Voilà reload: {time.perf_counter() - start:.1f} s")
+        deadline = time.monotonic() + 120
+        while len(server.kernels()) > 2 and time.monotonic() < deadline:
+            time.sleep(1)
+        assert len(server.kernels()) <= 2, f"{len(server.kernels())} kernels for one open page (+1 in the pool)"
+
+
+TINY = {"nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "cells": [{"cell_type": "code", "id": "a", "metadata": {}, "execution_count": None, "outputs": [],
+                   "source": "import ipywidgets as w\nw.HTML('<b class=\"tiny\">tiny page</b>')"}]}
+
+
+def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
+    """make present's kernel handling (Voilà's pool of one preheated kernel and
+    course_lib.demo.kernels) on a one-cell page: 20 reloads, and at most one kernel per open page
+    plus the pool's remain, their memory flat. (The demo's own page: test_demo_in_voila.)"""
+    import json
+    import sys
+
+    from course_lib.demo import launch
+
+    folder = tmp_path / "served"
+    folder.mkdir()
+    (folder / "tiny.ipynb").write_text(json.dumps(TINY))
+    shutil.copy(launch.KERNELS, folder / "bertscore_demo_kernels.py")
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    server = Server([sys.executable, "-m", "voila", str(folder / "tiny.ipynb"), "--Voila.ip=127.0.0.1",
+                     "--token", f"--Voila.root_dir={folder}", "--no-browser", "--Voila.port_retries=0",
+                     "--port={port}", *launch.PRESENT_FLAGS], tmp_path, extra_env={"PYTHONPATH": path})
+    with demo_page(playwright_browser, server, tmp_path) as page:
+        server.wait(tcp_only=True)
+        counts, memory = [], []
+        for i in range(21):
+            if i == 0:
+                page.goto(server.url("/"), wait_until="domcontentloaded", timeout=120_000)
+            else:
+                page.reload(wait_until="domcontentloaded", timeout=120_000)
+            page.locator(".tiny").wait_for(state="visible", timeout=120_000)
+            kernels = server.kernels()
+            counts.append(len(kernels))
+            memory.append(sum(k.memory_info().rss for k in kernels) / 2**20)
+        deadline = time.monotonic() + 90
+        while len(server.kernels()) > 2 and time.monotonic() < deadline:
+            time.sleep(1)
+        kernels = server.kernels()
+        settled = sum(k.memory_info().rss for k in kernels) / 2**20
+        print(f"kernels after each of 20 reloads: {counts}; their memory (MiB): {[round(m) for m in memory]};"
+              f" settled: {len(kernels)} kernels, {settled:.0f} MiB")
+        # kernels of pages just left (or left before they connected) go within 5 s (30 s): a few at
+        # a time at most, then one for the open page and one waiting in the pool
+        assert max(counts) <= 8, f"kernels pile up: {counts}"
+        assert len(kernels) <= 2 and settled <= 1.5 * memory[0], f"{len(kernels)} kernels, {settled:.0f} MiB"

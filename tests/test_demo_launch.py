@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 import urllib.error
 import urllib.request
 
@@ -42,9 +43,60 @@ def test_make_demo_serves_a_copy_of_the_demo_notebook(tmp_path):
     assert NOTEBOOK.read_bytes() == original
 
 
+def test_make_demo_prints_one_url_that_works_without_jupyter_token(tmp_path):
+    """As a user runs it: no JUPYTER_TOKEN set; the one URL printed opens the notebook."""
+    server = Server(make("demo"), tmp_path, own_token=False)
+    try:
+        url = server.printed_url()
+        server.wait("/api/status")
+        status, body = get(url)
+        assert status == 200 and b"JupyterLab" in body and "/lab/tree/demo.ipynb?token=" in url
+        status, body = get(server.url("/api/contents/demo.ipynb"))
+        assert status == 200 and json.loads(body)["type"] == "notebook"
+        log = server.log(400)
+        assert "token=..." not in log and log.count("?token=") == 1  # one URL, not the servers' masked ones
+    finally:
+        server.stop()
+
+
+def test_the_launcher_keeps_figures_and_token_out_of_sight(tmp_path, monkeypatch):
+    """Run All in `make demo` saves its figure in the temporary copy, not figures/; the token goes
+    to the server in its environment, not on its command line (`ps` shows command lines)."""
+    import subprocess
+
+    from course_lib.demo import launch
+
+    seen = {}
+
+    class Fake:
+        stdout = iter(())
+
+        def __init__(self, cmd, env, **kwargs):
+            seen.update(cmd=cmd, env=env)
+
+        def poll(self):
+            return 0
+
+        def wait(self):
+            return 0
+    monkeypatch.setattr(subprocess, "Popen", Fake)
+    monkeypatch.setenv("JUPYTER_TOKEN", "t0ken-of-the-user")
+    for mode in ("lab", "present"):
+        assert launch.main([mode, "--no-browser"]) == 0
+        assert seen["env"]["JUPYTER_TOKEN"] == "t0ken-of-the-user"
+        assert not any("t0ken" in arg for arg in seen["cmd"])
+    monkeypatch.delenv("JUPYTER_TOKEN")
+    launch.main(["lab", "--no-browser"])
+    figures = seen["env"]["COURSE_FIGURES"]
+    assert figures.startswith(tempfile.gettempdir()) and "bertscore-demo-" in figures
+    assert len(seen["env"]["JUPYTER_TOKEN"]) >= 32
+
+
 def test_make_present_serves_the_widgets_without_code(tmp_path):
     server = Server(make("present"), tmp_path)
+    token = server.token  # JUPYTER_TOKEN is set: the printed URL carries that one
     try:
+        assert server.printed_url().endswith(f"?token={token}") and server.token == token
         server.wait(tcp_only=True)
         status, body = get(server.url("/"), timeout=300)  # the page comes after the notebook ran
         page = body.decode()

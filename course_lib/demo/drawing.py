@@ -7,109 +7,30 @@ heatmap (`course_lib.teaching.plots.similarity_heatmap`) uses the same colour ma
 0 to 1) and the same greedy matches.
 
 Three views, by size:
-  * up to NUMBERED_MAX tokens: every cell shows its cosine in 12 pt type;
+  * up to NUMBERED_MAX tokens: every cell shows its cosine in 12 pt type, black or white,
+    whichever contrasts more with the cell (at least 4.5:1 on every viridis colour, WCAG AA);
   * up to GRID_MAX tokens: colours only (hover a cell for its value);
   * longer: the texts themselves, each token coloured by the cosine of its best match, and the
     weakest matches listed (a matrix that size cannot be read from the back of a room).
-Greedy matches are drawn on the cell edges (a red frame: each candidate token's best match, for
-precision; a white bar along the bottom: each reference token's best match, for recall), so they
-never hide the numbers.
+Greedy matches are drawn on the cell edges, so they never hide the numbers, in black and white
+only, told apart by shape (colour-blind viewers, greyscale print and a washed-out projector see
+them too): a frame, black inside white, for each candidate token's best match (precision); a
+thick white bar with a black edge along the bottom for each reference token's best match (recall).
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import numpy as np
 import torch
 
+from course_lib.demo.notes import cjk_font, script_notes  # noqa: F401  (shown above the matrix)
 from course_lib.demo.scoring import PairView, Result, escape, weakest
+from course_lib.demo.style import (CSS, MARK_DARK, MARK_LIGHT, P_MARK, P_MARK_SMALL, R_MARK,  # noqa: F401
+                                   R_MARK_SMALL, style_html)
 
 NUMBERED_MAX = (30, 18)  # (candidate, reference) tokens, [CLS]/[SEP] included: numbers in cells
 GRID_MAX = (60, 40)  # colour-only grid up to here; beyond it, the long-text view
-P_COLOR = "#e4002b"
-P_MARK = f"inset 0 0 0 3px {P_COLOR}"  # a red frame: the best match of a candidate token (precision)
-R_MARK = "inset 0 -5px 0 0 #fff, inset 0 -7px 0 0 #111"  # a white bar at the bottom: recall
-
-CSS = f"""
-.bertscore-demo, .bertscore-demo-present {{ font-size: 16px; }}
-.bertscore-demo .widget-label, .bertscore-demo .widget-readout,
-.bertscore-demo .widget-checkbox label, .bertscore-demo select,
-.bertscore-demo textarea, .bertscore-demo button {{ font-size: 16px !important; }}
-.bertscore-demo textarea {{ line-height: 1.35; }}
-.bsd-grid {{ border-collapse: separate; border-spacing: 0; font-family: 'DejaVu Sans', 'Noto Sans',
-  'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Source Han Sans', 'Microsoft YaHei', 'PingFang SC',
-  'Hiragino Sans', sans-serif; }}
-.bsd-grid td, .bsd-grid th {{ padding: 0; }}
-.bsd-grid th {{ font-weight: normal; color: #222; }}
-.bsd-grid th.bsd-row {{ text-align: right; padding-right: 6px; white-space: nowrap; }}
-.bsd-grid th.bsd-col > div {{ writing-mode: vertical-rl; transform: rotate(180deg);
-  white-space: nowrap; margin: 0 auto; padding-bottom: 4px; }}
-.bsd-numbers td.c {{ width: 40px; min-width: 40px; height: 30px; font-size: 16px;
-  text-align: center; }}
-.bsd-numbers th {{ font-size: 16px; }}
-.bsd-colors td.c {{ width: 17px; min-width: 17px; height: 15px; }}
-.bsd-colors th {{ font-size: 13px; }}
-.bsd-grid td.mp {{ box-shadow: {P_MARK}; }}
-.bsd-grid td.mr {{ box-shadow: {R_MARK}; }}
-.bsd-grid td.mp.mr {{ box-shadow: {R_MARK}, {P_MARK}; }}
-.bsd-colors td.mp {{ box-shadow: inset 0 0 0 2px {P_COLOR}; }}
-.bsd-colors td.mr {{ box-shadow: inset 0 -3px 0 0 #fff, inset 0 -4px 0 0 #111; }}
-.bsd-colors td.mp.mr {{ box-shadow: inset 0 -3px 0 0 #fff, inset 0 -4px 0 0 #111, inset 0 0 0 2px {P_COLOR}; }}
-.bsd-grid td.w {{ vertical-align: bottom; text-align: center; font-size: 12px; color: #444; }}
-.bsd-grid tr.bsd-wrow td.w {{ height: 44px; }}
-.bsd-grid td.w .bar {{ background: #f4a261; margin: 0 auto; }}
-.bsd-grid tr.bsd-wrow td.w .bar {{ width: 60%; }}
-.bsd-grid td.wr {{ text-align: left; vertical-align: middle; white-space: nowrap; padding: 0 6px 0 2px; }}
-.bsd-grid td.wr .bar {{ display: inline-block; height: 10px; margin: 0 3px 0 0; }}
-.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 400px; line-height: 1.5; }}
-.bsd-legend > span.item {{ display: inline-block; white-space: nowrap; margin-right: 14px; }}
-.bsd-legend .sw {{ display: inline-block; width: 14px; height: 14px; vertical-align: middle;
-  margin: 0 3px 0 8px; }}
-.bsd-scale {{ display: inline-block; width: 120px; height: 12px; vertical-align: middle;
-  background: linear-gradient(to right, #440154, #3b528b, #21918c, #5ec962, #fde725); margin: 0 4px; }}
-.bsd-note {{ font-size: 16px; color: #7c2d12; background: #fff7ed; border-left: 4px solid #f97316;
-  padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
-.bsd-scores {{ font-size: 18px; padding: 0 24px 8px 0; }}
-.bsd-scores .title {{ font-size: 22px; font-weight: 600; }}
-.bsd-scores table {{ border-collapse: collapse; }}
-.bsd-scores td, .bsd-scores th {{ padding: 2px 8px; text-align: right; }}
-.bsd-scores .big td {{ font-size: 36px; font-weight: 600; line-height: 1.1; }}
-.bsd-scores .big th {{ font-size: 22px; }}
-.bsd-scores .small td, .bsd-scores .small th {{ font-size: 20px; }}
-.bsd-scores .meta {{ color: #555; font-size: 15px; margin-top: 6px; }}
-.bsd-text {{ font-size: 18px; line-height: 1.9; max-width: 1100px; }}
-.bsd-text span {{ padding: 1px 2px; border-radius: 3px; }}
-.bsd-text span.bad {{ outline: 3px solid {P_COLOR}; }}
-.bsd-worst {{ font-size: 17px; }}
-.bsd-busy {{ opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; color: #1d4ed8;
-  font-size: 17px; font-weight: 600; }}
-@keyframes bsd-appear {{ to {{ opacity: 1; }} }}
-.bertscore-demo .bsd-rank td, .bertscore-demo .bsd-rank th {{ padding: 3px 8px; font-size: 16px; }}
-.bsd-rank .bar {{ display: inline-block; height: 12px; vertical-align: middle; }}
-/* after a kernel restart JupyterLab marks every widget view "disconnected": say so */
-.bertscore-demo.jupyter-widgets-disconnected > * {{ opacity: 0.35; pointer-events: none; }}
-.bertscore-demo.jupyter-widgets-disconnected::before {{
-  content: "The kernel was restarted: this demo is no longer connected. Run the cell again (Run \\25B8  Run All Cells).";
-  font: 600 18px sans-serif; color: #9a3412; background: #fff7ed; border-left: 4px solid #f97316;
-  padding: 8px 12px; display: block; }}
-"""
-
-
-# Ctrl+Enter (or Cmd+Enter) in a demo text box scores it: the box loses focus (which sends its
-# text to the kernel, like Tab) and gets it back. An <img> error handler is the one way an
-# ipywidgets HTML widget can run a line of JavaScript without a custom extension; if a page
-# blocks it, the Score button and Tab still work.
-_KEYS_JS = ("if(!window.__bsdKeys){window.__bsdKeys=1;document.addEventListener('keydown',function(e){"
-            "if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target&&e.target.closest&&"
-            "e.target.closest('.bertscore-demo-text')){e.preventDefault();e.stopPropagation();"
-            "var t=e.target;t.blur();setTimeout(function(){t.focus();},0);}},true);}")
-
-
-def style_html() -> str:
-    """The demo's <style> (and its Ctrl+Enter handler), shown once in an HTML widget."""
-    return (f"<style>{CSS}</style>"
-            f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{_KEYS_JS}">')
 
 
 @lru_cache(maxsize=1)
@@ -119,13 +40,34 @@ def _viridis():
     return matplotlib.colormaps["viridis"]
 
 
+def relative_luminance(rgb: np.ndarray) -> np.ndarray:
+    """WCAG 2 relative luminance of sRGB colours [..., 3] in 0..255."""
+    c = np.asarray(rgb, dtype=float) / 255.0
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast_ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """WCAG 2 contrast ratio (1 to 21) between sRGB colours a and b [..., 3] in 0..255."""
+    la, lb = relative_luminance(a), relative_luminance(b)
+    return (np.maximum(la, lb) + 0.05) / (np.minimum(la, lb) + 0.05)
+
+
+def hex_rgb(color: str) -> np.ndarray:
+    """'#rrggbb' or '#rgb' -> [r, g, b] in 0..255."""
+    h = color.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+    return np.array([int(h[i:i + 2], 16) for i in (0, 2, 4)])
+
+
 def cell_colors(values: torch.Tensor) -> tuple[list[str], list[str]]:
-    """Background (viridis over 0..1) and a readable text colour for every value (flattened)."""
+    """Background (viridis over 0..1) and text colour for every value (flattened): black or white,
+    whichever contrasts more with the background (on viridis, always at least 4.6:1)."""
     rgba = _viridis()(np.clip(values.flatten().numpy(), 0.0, 1.0))
     rgb = (rgba[:, :3] * 255).round().astype(int)
-    light = (0.299 * rgb[:, 0] + 0.587 * rgb[:, 1] + 0.114 * rgb[:, 2]) > 140
+    black = contrast_ratio(rgb, np.zeros(3)) >= contrast_ratio(rgb, np.full(3, 255))
     bg = [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in rgb]
-    return bg, ["#000" if x else "#fff" for x in light]
+    return bg, ["#000" if x else "#fff" for x in black]
 
 
 def number(x: float) -> str:
@@ -205,9 +147,10 @@ def heatmap_html(view: PairView, idf: bool) -> str:
 def legend(idf: bool) -> str:
     """What the colours, borders and bars mean."""
     parts = ['cosine 0<span class="bsd-scale"></span>1',
-             f'<span class="sw" style="box-shadow:{P_MARK}"></span>best match of each candidate token (precision)',
-             f'<span class="sw" style="box-shadow:{R_MARK};background:#555"></span>'
-             "best match of each reference token (recall)"]
+             f'<span class="sw" style="box-shadow:{P_MARK};background:#21918c"></span>frame: best match '
+             "of each candidate token (precision)",
+             f'<span class="sw" style="box-shadow:{R_MARK};background:#21918c"></span>'
+             "bar: best match of each reference token (recall)"]
     if idf:
         parts.append('<span class="sw" style="background:#f4a261"></span>idf weight of each token '
                      "(bars and numbers next to the labels): rare word pieces weigh more in P and R; "
@@ -272,33 +215,7 @@ def scores_html(result: Result) -> str:
             f'<div class="meta">{note}</div></div>')
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_CJK_FAMILIES = ("CJK", "Source Han", "Hei", "Gothic", "Mincho", "Ming", "Song", "Kai", "YaHei",
-                 "PingFang", "Hiragino", "Droid Sans Fallback", "WenQuanYi", "Nanum", "Malgun", "Meiryo")
-
-
-@lru_cache(maxsize=1)
-def cjk_font() -> str | None:
-    """The name of an installed font with CJK glyphs (None when none is found)."""
-    from matplotlib import font_manager
-
-    for font in font_manager.fontManager.ttflist:
-        if any(f.lower() in font.name.lower() for f in _CJK_FAMILIES):
-            return font.name
-    return None
-
-
-def script_notes(view: PairView, texts: tuple[str, str]) -> str:
-    """Notes for texts in Chinese, Japanese or Korean: a missing font, unknown word pieces."""
-    if not any(_CJK.search(t) for t in texts):
-        return ""
-    notes = []
-    if cjk_font() is None:
-        notes.append("This text has Chinese/Japanese/Korean characters and no CJK font was found on "
-                     "this machine: they may show as empty boxes (install e.g. Noto Sans CJK; Debian: "
-                     "fonts-noto-cjk).")
-    unknown = sum(t == "[UNK]" for t in view.cand_tokens + view.ref_tokens)
-    if unknown:
-        notes.append(f"The model's vocabulary does not know {unknown} of these word pieces ([UNK]): "
-                     "an English model compares them all as the same token.")
-    return "".join(f'<div class="bsd-note">{escape(n)}</div>' for n in notes)
+def problem_html(text: str) -> str:
+    """A message in place of the picture (bad input, a failure). Its mark is drawn by CSS, not an
+    emoji (a machine without an emoji font shows an emoji as a box)."""
+    return f'<div class="demo-problem bsd-note"><b class="bsd-warn">!</b>{escape(text)}</div>'

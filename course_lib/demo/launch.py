@@ -1,14 +1,22 @@
 """`make demo` and `make present`: start the demo on this machine, leaving the tree untouched.
 
-    python -m course_lib.demo.launch lab       # JupyterLab on a copy of notebooks/demo.ipynb
-    python -m course_lib.demo.launch present   # Voilà: the widgets alone, no code, one page
+    python course_lib/demo/launch.py lab       # JupyterLab on a copy of notebooks/demo.ipynb
+    python course_lib/demo/launch.py present   # Voilà: the widgets alone, no code, one page
+
+(`python -m course_lib.demo.launch ...` works too, but imports course_lib, and torch, first: a few
+seconds more before the server starts. The launcher itself imports nothing of the course.)
 
 Both serve a temporary folder (deleted on exit), so JupyterLab's autosave and checkpoints never
-rewrite notebooks/demo.ipynb. Both listen on 127.0.0.1 only and require a token: JUPYTER_TOKEN
-when set, else a random one printed in the URL; JUPYTER_PORT picks the port (default: Jupyter's
-8888, Voilà's 8866). Extra arguments go to jupyter lab / voila (e.g. --no-browser).
-Voilà runs the presenter notebook before it sends the page, so the model is loaded by the time
-the page appears.
+rewrite notebooks/demo.ipynb, and Run All saves its figure there, not in figures/. Both listen on
+127.0.0.1 only and require a token: JUPYTER_TOKEN when set, else a random one. The launcher prints
+the one URL to open, with its token, once the server listens, and opens the browser at it
+(--no-browser: only print it); the servers' own URL lines are left out of the log (they show the
+token as `...`). JUPYTER_PORT picks the port (default: Jupyter's 8888, Voilà's 8866, else a free
+one). Other extra arguments go to jupyter lab / voila.
+
+`present` keeps one kernel preheated: Voilà runs the presenter notebook in it before anyone asks,
+so the page (and a reload) comes at once; kernels whose page is gone are shut down
+(`course_lib.demo.kernels`).
 """
 from __future__ import annotations
 
@@ -17,28 +25,33 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
+import webbrowser
 from pathlib import Path
 
-from course_lib.paths import NOTEBOOKS
-
+KERNELS = Path(__file__).with_name("kernels.py")  # copied next to the served notebook, see command()
 PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
 
 
 def presenter(preset: str = "lawyer / attorney"):
-    """The presenter page: a title, then the pair demo and the class view in two tabs."""
+    """The presenter page: a title, then the pair demo and the class view in two tabs (the class
+    set is ranked when its tab is first opened)."""
     import ipywidgets as w
     from IPython.display import display
 
     from course_lib.demo.widgets import ClassView, Demo
 
-    demo, classes = Demo(preset=preset, scroll=False), ClassView()
+    demo, classes = Demo(preset=preset, scroll=False), ClassView(rank_now=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
                  layout=w.Layout(width="100%"))
     tabs.add_class("bertscore-demo-present")
-    title = w.HTML("<h2 style='margin:4px 0'>BERTScore, live</h2>")
+    tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
+    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
     return demo, classes
 
@@ -51,21 +64,80 @@ def presenter_notebook() -> dict:
                        "outputs": [], "source": PRESENTER_SOURCE}]}
 
 
-def command(mode: str, folder: Path, extra: list[str], token: str) -> list[str]:
-    """The jupyter lab / voila command line for `mode` serving `folder`."""
-    bindir = Path(sys.executable).parent
+PRESENT_FLAGS = [  # Voilà: a pool of one preheated kernel, and no kernel outliving its page
+    "--preheat_kernel=True", "--pool_size=1",
+    "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"]
+DEFAULT_PORTS = {"lab": 8888, "present": 8866}
+_MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
+
+
+def url_of(mode: str, port: int, token: str) -> str:
+    """The page to open, with its token."""
+    path = "/lab/tree/demo.ipynb" if mode == "lab" else "/"
+    return f"http://127.0.0.1:{port}{path}?token={token}"
+
+
+def pick_port(mode: str) -> int:
+    """JUPYTER_PORT when set, else the server's usual port if free, else any free port."""
+    if os.environ.get("JUPYTER_PORT"):
+        return int(os.environ["JUPYTER_PORT"])
+    for port in (DEFAULT_PORTS[mode], 0):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise SystemExit("no free port on 127.0.0.1")
+
+
+def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
+    """The jupyter lab / voila command line for `mode` serving `folder`. The token is not on it:
+    the server reads it from JUPYTER_TOKEN (a token on the command line shows in `ps`, and the
+    servers then print it masked)."""
+    python = [sys.executable, "-m"]  # this Python's servers, whatever their scripts' first line says
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    port = [f"--port={os.environ['JUPYTER_PORT']}"] if os.environ.get("JUPYTER_PORT") else []
     if mode == "lab":
+        from course_lib.paths import NOTEBOOKS
+
         shutil.copy(NOTEBOOKS / "demo.ipynb", folder / "demo.ipynb")
-        return [str(bindir / "jupyter"), "lab", "--ip=127.0.0.1", f"--ServerApp.root_dir={folder}",
-                "--LabApp.default_url=/lab/tree/demo.ipynb", f"--IdentityProvider.token={token}",
-                *port, *root, *extra]
+        return [*python, "jupyterlab", "--ip=127.0.0.1", f"--ServerApp.root_dir={folder}",
+                "--LabApp.default_url=/lab/tree/demo.ipynb", f"--port={port}", "--ServerApp.port_retries=0",
+                "--ServerApp.open_browser=False", *root, *extra]
     if mode == "present":
         (folder / "present.ipynb").write_text(json.dumps(presenter_notebook()))
-        return [str(bindir / "voila"), str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1",
-                f"--token={token}", f"--Voila.root_dir={folder}", *port, *extra]
+        # the kernel manager as a module of its own in the served folder (on the server's PYTHONPATH):
+        # importing it as course_lib.demo.kernels would import course_lib, and torch, into the server
+        shutil.copy(KERNELS, folder / "bertscore_demo_kernels.py")
+        return [*python, "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
+                f"--Voila.root_dir={folder}", f"--port={port}", "--Voila.port_retries=0", "--no-browser",
+                *PRESENT_FLAGS, *extra]
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
+
+
+def _forward(stream, out) -> None:
+    """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`)."""
+    for line in stream:
+        if not any(m in line for m in _MASKED):
+            out.write(line)
+            out.flush()
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def open_browser(url: str, folder: Path) -> None:
+    """Open `url` in the default browser through a local redirect page (so the token is not on the
+    browser's command line), as Jupyter does."""
+    page = folder / "open.html"
+    page.write_text(f'<meta http-equiv="refresh" content="0;url={url}"><a href="{url}">{url}</a>')
+    page.chmod(0o600)
+    threading.Thread(target=webbrowser.open, args=(page.as_uri(),), daemon=True).start()
 
 
 def _interrupt(signum, frame):
@@ -77,14 +149,31 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:
         raise SystemExit(__doc__)
     mode, extra = argv[0], argv[1:]
+    browser = "--no-browser" not in extra
+    extra = [a for a in extra if a != "--no-browser"]
     signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` too: still delete the copy
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_urlsafe(24)
+    port = pick_port(mode) if mode in DEFAULT_PORTS else 0
     folder = Path(tempfile.mkdtemp(prefix="bertscore-demo-"))
+    env = dict(os.environ, JUPYTER_TOKEN=token)
+    if mode == "present":
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    if mode == "lab":  # Run All saves the class-ranking figure: into the copy, not the course's figures/
+        env["COURSE_FIGURES"] = str(folder / "figures")
     try:
-        cmd = command(mode, folder, extra, token)
+        cmd = command(mode, folder, extra, port)
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
-        process = subprocess.Popen(cmd)
+        process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True, bufsize=1)
+        threading.Thread(target=_forward, args=(process.stdout, sys.stdout), daemon=True).start()
         try:
+            while process.poll() is None and not _listening(port):
+                time.sleep(0.2)
+            if process.poll() is None:
+                url = url_of(mode, port, token)
+                print(f"\n    The demo: {url}\n", flush=True)
+                if browser:
+                    open_browser(url, folder)
             return process.wait()
         except KeyboardInterrupt:
             process.terminate()

@@ -33,6 +33,9 @@ def _presets() -> dict[str, tuple[str, str]]:
         "cold / freezing": ("It is freezing today.", "The weather is cold today."),
         "red shoes: rouge slippers": ("The rouge slippers cost $20", "The red shoes cost $20.00"),
         "red shoes: blue socks": ("The blue socks cost $20", "The red shoes cost $20.00"),
+        # step 6 of the running order: raw F of unrelated text sits near the baseline, rescaled near 0
+        "unrelated: penguins / tax form": ("Penguins huddle together through the polar winter.",
+                                           "Please send the tax form before the end of April."),
         **{f"Rob Halford: {name}": (text, reference) for name, text in halford_candidates().items()},
     }
 

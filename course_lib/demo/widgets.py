@@ -18,6 +18,7 @@ import threading
 
 from course_lib.demo import drawing
 from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
+from course_lib.demo.notes import script_notes
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
 from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
 from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
@@ -32,7 +33,7 @@ ONE_AT_A_TIME = threading.RLock()  # held by every widget callback (see above)
 
 
 def _busy(text: str = "Computing…") -> str:
-    return f'<span class="bsd-busy">⏳ {escape(text)}</span>'
+    return f'<span class="bsd-busy"><span class="bsd-spin"></span>{escape(text)}</span>'
 
 
 def _scroll_here_js(token: str) -> str:
@@ -76,16 +77,18 @@ class Demo(_Shown):
         style = drawing.style_html() + (_scroll_here_js(secrets.token_hex(4)) if scroll else "")
         self.style = w.HTML(style, layout=w.Layout(height="0px", overflow="hidden", margin="0"))
         self.preset = w.Dropdown(options=[*PRESETS, CUSTOM], value=preset_of(cand, ref),
-                                 description="Preset", layout=w.Layout(width="auto", min_width="22em"))
+                                 description="Preset", layout=w.Layout(width="19em"),
+                                 style={"description_width": "4em"})
         self.button = w.Button(description="Score", button_style="primary",
-                               tooltip="Score the texts (or Ctrl+Enter in a box)")
+                               tooltip="Score the texts (or Ctrl+Enter in a box)",
+                               layout=w.Layout(width="6em", margin="0 0 0 8px"))
         self.busy = w.HTML()
-        box = dict(layout=w.Layout(width="auto", height="3.6em", flex="1 1 auto"),
-                   continuous_update=False, style={"description_width": "6em"})
+        box = dict(layout=w.Layout(width="auto", height="3.1em", flex="1 1 auto"),
+                   continuous_update=False, style={"description_width": "7.2em"})
         self.candidate = w.Textarea(value=cand, description="Candidate", **box)
         self.reference = w.Textarea(value=ref, description="Reference", **box)
         self.layer = w.IntSlider(value=layer, min=0, max=num_layers_of(model), description="Layer",
-                                 continuous_update=False, layout=w.Layout(width="20em"))
+                                 continuous_update=False, layout=w.Layout(width="19em"))
         self.idf = w.Checkbox(value=False, description="idf weights from", indent=False,
                               layout=w.Layout(width="auto", margin="0 0 0 1em"))
         self.corpus = w.Dropdown(options=list(IDF_CORPORA), value=list(IDF_CORPORA)[0],
@@ -93,29 +96,37 @@ class Demo(_Shown):
         self.rescale = w.Checkbox(value=False, description="rescale with baseline", indent=False,
                                   layout=w.Layout(width="auto", margin="0 0 0 1em"))
         self.message = w.HTML()
-        self.heatmap = w.HTML(layout=w.Layout(max_width="100%", flex="0 1 auto"))
-        self.scores = w.HTML(layout=w.Layout(flex="0 0 auto"))
+        self.heatmap = w.HTML(layout=w.Layout(max_width="100%"))
+        self.scores = w.HTML()
         self.worst = w.HTML()
+        self.done = w.HTML(layout=w.Layout(height="0px", overflow="hidden", margin="0"))  # see _finished
         for name in ("candidate", "reference", "layer", "idf", "rescale", "message", "heatmap",
-                     "scores", "worst", "preset", "corpus", "button", "busy"):
+                     "scores", "worst", "preset", "corpus", "button", "busy", "done"):
             getattr(self, name).add_class(f"{CSS_PREFIX}-{name}")
         for box_ in (self.candidate, self.reference):
             box_.add_class(f"{CSS_PREFIX}-text")
         wrap = dict(flex_flow="row wrap", align_items="center", width="100%")
-        picture = w.HBox([self.scores, self.heatmap],  # scores first: in view even when it wraps
-                         layout=w.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"))
-        self.output = w.VBox([self.message, picture, self.worst], layout=w.Layout(width="100%"))
-        self.output.add_class(f"{CSS_PREFIX}-output")
-        self.widget = w.VBox([
-            self.style,
+        # texts, settings, scores | the matrix: one 1280x720 screen; the scores never move the matrix
+        left = w.VBox([
             w.HBox([self.preset, self.button, self.busy], layout=w.Layout(**wrap)),
             w.HBox([self.candidate], layout=w.Layout(width="100%")),
             w.HBox([self.reference], layout=w.Layout(width="100%")),
-            w.HBox([self.layer, self.idf, self.corpus, self.rescale], layout=w.Layout(**wrap)),
-            self.output], layout=w.Layout(width="100%", max_width="1400px"))
+            w.HBox([self.layer, self.rescale], layout=w.Layout(**wrap)),
+            w.HBox([self.idf, self.corpus], layout=w.Layout(**wrap)),
+            self.scores, self.worst], layout=w.Layout(flex="0 1 470px", min_width="360px"))
+        right = w.VBox([self.message, self.heatmap], layout=w.Layout(flex="1 1 400px", min_width="0"))
+        left.add_class(f"{CSS_PREFIX}-left")
+        right.add_class(f"{CSS_PREFIX}-right")
+        self.output = right
+        self.output.add_class(f"{CSS_PREFIX}-output")
+        self.widget = w.VBox([self.style, self.done,
+                              w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%",
+                                                                     align_items="flex-start"))],
+                             layout=w.Layout(width="100%", max_width="1400px"))
         self.widget.add_class(CSS_PREFIX)
         self.result = None
         self._filling = False
+        self._handled = 0
         self.preset.observe(self._on_preset, "value")
         for control in (self.candidate, self.reference):
             control.observe(self._on_text, "value")
@@ -124,11 +135,18 @@ class Demo(_Shown):
         self.button.on_click(lambda _: self.update())
         self.update()
 
+    def _finished(self) -> None:
+        """Tell the page a change was handled (it greys the numbers from a change until then)."""
+        self._handled += 1
+        self.done.value = f'<span data-n="{self._handled}"></span>'
+
     def _on_preset(self, change) -> None:
         with ONE_AT_A_TIME:
-            if self._filling or change["new"] in (None, CUSTOM):
-                return
-            self.fill(*PRESETS[change["new"]])
+            try:
+                if not self._filling and change["new"] not in (None, CUSTOM):
+                    self.fill(*PRESETS[change["new"]])
+            finally:
+                self._finished()
 
     def _on_text(self, change) -> None:
         with ONE_AT_A_TIME:
@@ -153,7 +171,7 @@ class Demo(_Shown):
             self.update()
 
     def show_problem(self, text: str) -> None:
-        self.message.value = (f'<div class="demo-problem bsd-note">⚠️ {escape(text)}</div>')
+        self.message.value = drawing.problem_html(text)
         self.heatmap.layout.display = "none"
         self.scores.value = ""
         self.worst.value = ""
@@ -162,7 +180,10 @@ class Demo(_Shown):
         """Recompute and redraw for the current settings; bad input becomes a message."""
         with ONE_AT_A_TIME:
             if not self._filling:
-                self._update()
+                try:
+                    self._update()
+                finally:
+                    self._finished()
 
     def _update(self) -> None:
         corpus = self.corpus.value if self.idf.value else None
@@ -192,8 +213,7 @@ class Demo(_Shown):
     def _draw(self, result) -> None:
         idf = result.idf_corpus is not None
         self.result = result
-        notes = drawing.script_notes(result.view, (result.candidate, result.reference))
-        self.message.value = notes
+        self.message.value = script_notes(result.view, (result.candidate, result.reference))
         self.heatmap.value = drawing.heatmap_html(result.view, idf)
         self.heatmap.layout.display = None
         self.scores.value = drawing.scores_html(result)
@@ -203,11 +223,14 @@ class Demo(_Shown):
 
 class ClassView(_Shown):
     """A whole set of answers at once: edit the reference and the answers (one per line), press
-    Rank (or leave the box); a table with bars shows the order by BERTScore F next to BLEU. An
-    answer edited away from the labelled ones is shown as "edited (no label)"."""
+    Rank (or leave the box): a table with bars, by BERTScore F next to BLEU. An edited answer
+    shows as "edited (no label)"; Reset brings the start back. `rank_now=False`: nothing is
+    ranked until `show()` (the presenter's tab opened). The same texts are never ranked twice in
+    a row (a box losing focus to Rank ranks once). Ranking runs torch on one thread."""
 
     def __init__(self, question: str | None = None, reference: str | None = None,
-                 answers: list[str] | None = None, labels: list[str] | None = None):
+                 answers: list[str] | None = None, labels: list[str] | None = None,
+                 rank_now: bool = True):
         import ipywidgets as w
 
         if answers is None:
@@ -215,45 +238,73 @@ class ClassView(_Shown):
         question = CLASS_SET["question"] if question is None else question
         reference = CLASS_SET["reference"] if reference is None else reference
         self.labels = {a: l for a, l in zip(answers, labels)} if labels else {}
+        self._start = (reference, "\n".join(answers))
         self.style = w.HTML(drawing.style_html(), layout=w.Layout(height="0px", overflow="hidden"))
         self.question = w.HTML(f"<b>Question:</b> {escape(question)}")
         self.reference = w.Textarea(value=reference, description="Reference", continuous_update=False,
-                                    layout=w.Layout(width="98%", height="5em"))
-        self.answers = w.Textarea(value="\n".join(answers), description="Answers", continuous_update=False,
-                                  layout=w.Layout(width="98%", height="12em"))
+                                    layout=w.Layout(width="98%", height="4.2em"),
+                                    style={"description_width": "7.2em"})
+        self.answers = w.Textarea(value=self._start[1], description="Answers", continuous_update=False,
+                                  layout=w.Layout(width="98%", height="6.5em"),
+                                  style={"description_width": "7.2em"})
         self.button = w.Button(description="Rank", button_style="primary")
+        self.reset = w.Button(description="Reset", tooltip="Bring back the reference and the ten answers")
         self.busy = w.HTML()
-        self.table = w.HTML(layout=w.Layout(max_width="100%", overflow="auto"))
-        for name in ("reference", "answers", "button", "table", "busy"):
+        self.table = w.HTML(layout=w.Layout(max_width="100%"))
+        for name in ("reference", "answers", "button", "reset", "table", "busy"):
             getattr(self, name).add_class(f"{CSS_PREFIX}-class-{name}")
         self.widget = w.VBox([self.style, self.question, self.reference, self.answers,
-                              w.HBox([self.button, self.busy]), self.table],
+                              w.HBox([self.button, self.reset, self.busy]), self.table],
                              layout=w.Layout(width="100%"))
         self.widget.add_class(CSS_PREFIX)
         self.widget.add_class(f"{CSS_PREFIX}-class")
         self.button.on_click(lambda _: self.update())
+        self.reset.on_click(lambda _: self.restore())
         for box in (self.reference, self.answers):  # an edited box ranks again when it loses focus
             box.observe(lambda _: self.update(), "value")
         self.df = None
-        self.update()
+        self._ranked = None  # the (reference, answers) the table shows
+        self._shown = rank_now
+        if rank_now:
+            self.update()
+
+    def show(self) -> None:
+        """Rank now if nothing was ranked yet (the tab was opened)."""
+        with ONE_AT_A_TIME:
+            self._shown = True
+            self._update()
+
+    def restore(self) -> None:
+        """Back to the reference and the answers it started with, ranked."""
+        with ONE_AT_A_TIME:
+            self._shown = False  # one ranking after both boxes are set, not one per box
+            self.reference.value, self.answers.value = self._start
+            self._shown = True
+            self._update()
 
     def update(self) -> None:
         with ONE_AT_A_TIME:
-            self._update()
+            if self._shown:
+                self._update()
 
     def _update(self) -> None:
+        texts = (self.reference.value, self.answers.value)
+        if texts == self._ranked:
+            return  # already on the table (e.g. the box lost focus to the Rank button: one run)
         answers = [a.strip() for a in self.answers.value.splitlines() if a.strip()]
         labels = labels_for(answers, self.labels) if self.labels else None
         self.busy.value = _busy("Ranking…")
         try:
-            self.df = rank_answers(answers, self.reference.value, labels)
+            with torch_threads(1):  # ten short answers: one thread is faster than two on 2 cores
+                self.df = rank_answers(answers, self.reference.value, labels)
             self.table.value = ranking_html(self.df)
+            self._ranked = texts
         except InputProblem as err:
-            self.df = None
-            self.table.value = f'<div class="demo-problem bsd-note">⚠️ {escape(str(err))}</div>'
+            self.df, self._ranked = None, None
+            text = str(err).replace(" (or pick a preset)", "")  # this view has no presets
+            self.table.value = drawing.problem_html(text + " (Reset brings back the example.)")
         except Exception as err:
-            self.df = None
-            self.table.value = (f'<div class="demo-problem bsd-note">⚠️ Could not rank these '
-                                f"({type(err).__name__}: {escape(str(err))}).</div>")
+            self.df, self._ranked = None, None
+            self.table.value = drawing.problem_html(f"Could not rank these ({type(err).__name__}: {err}).")
         finally:
             self.busy.value = ""

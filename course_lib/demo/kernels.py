@@ -1,0 +1,87 @@
+"""`make present`'s kernels: one per open page, none left behind by a reload.
+
+Voilà starts a kernel for every page it serves and asks it to shut down when the page unloads, but
+it refuses that request (`403 '_xsrf' argument missing`), so every reload used to leave a kernel
+(~580 MB) behind. `DemoKernelManager` shuts a kernel down itself once no page is connected to it:
+
+  * a kernel a page was connected to, and is no longer (the page was closed or reloaded), after
+    DISCONNECTED_S seconds;
+  * a kernel no page ever connected to (a page left before it connected, or fetched by a script),
+    ORPHAN_S seconds after Voilà handed it out (a page connects within seconds of arriving).
+
+Kernels waiting in Voilà's pool of preheated kernels (`--preheat_kernel`) are never culled (Voilà
+checks that before this class is asked). With a pool of one, a reload takes the waiting kernel
+(the page is there in seconds) and the pool runs the notebook in a fresh one for the next reload.
+"""
+from __future__ import annotations
+
+import asyncio
+import time
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Float, default
+
+DISCONNECTED_S = 5.0
+ORPHAN_S = 30.0
+
+
+class DemoKernelManager(AsyncMappingKernelManager):
+    """Shuts down kernels no page uses any more (see the module docstring)."""
+
+    disconnected_s = Float(DISCONNECTED_S, config=True, help="cull a kernel this long after its page left")
+    orphan_s = Float(ORPHAN_S, config=True, help="cull a kernel no page connected to after this long")
+
+    @default("cull_idle_timeout")
+    def _cull_idle_timeout(self):  # > 0 starts jupyter_server's periodic culler
+        return int(DISCONNECTED_S)
+
+    @default("cull_interval")
+    def _cull_interval(self):
+        return 2
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._seen_connected: set[str] = set()
+        self._unused_since: dict[str, float] = {}  # kernel id -> when it was first seen with no page
+        self._closing: set[str] = set()
+
+    def _pooled(self) -> set[str]:
+        """Ids of the kernels waiting in Voilà's pool, ready (its pools exist with --preheat_kernel)."""
+        ids = set()
+        for pool in getattr(self, "_pools", {}).values():
+            for item in pool:
+                try:
+                    if item.done():
+                        ids.add(item.result()["kernel_id"])
+                except Exception:
+                    pass
+        return ids
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """Called every `cull_interval` seconds for each kernel outside Voilà's pool."""
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None or kernel_id in self._closing:
+            return
+        if self._kernel_connections.get(kernel_id, 0) > 0:
+            self._seen_connected.add(kernel_id)
+            self._unused_since.pop(kernel_id, None)
+            return
+        state = getattr(kernel, "execution_state", None)
+        if state not in ("idle", "dead") or kernel_id in self._pooled():  # working, or waiting in the pool
+            self._unused_since.pop(kernel_id, None)
+            return
+        now = time.monotonic()
+        since = self._unused_since.setdefault(kernel_id, now)
+        wait = self.disconnected_s if kernel_id in self._seen_connected else self.orphan_s
+        if state == "dead" or now - since >= wait:
+            self.log.info("Shutting down kernel %s: no page uses it", kernel_id)
+            self._closing.add(kernel_id)
+            asyncio.ensure_future(self._shut(kernel_id))  # not awaited: the next kernel's check goes on
+
+    async def _shut(self, kernel_id: str) -> None:
+        try:
+            await self.shutdown_kernel(kernel_id)
+        finally:
+            self._closing.discard(kernel_id)
+            self._unused_since.pop(kernel_id, None)
+            self._seen_connected.discard(kernel_id)

@@ -1,0 +1,127 @@
+"""The demo's look: the match marks' colours and shapes, its CSS, and the few lines of JavaScript
+its page runs (see `style_html`). Shown once per widget in an HTML widget."""
+from __future__ import annotations
+
+MARK_DARK, MARK_LIGHT = "#000000", "#ffffff"  # the match marks' two colours (one contrasts with any cell)
+# a frame, black inside white: the best match of a candidate token (precision)
+P_MARK = f"inset 0 0 0 2px {MARK_DARK}, inset 0 0 0 4px {MARK_LIGHT}"
+# a thick white bar with a black top edge along the bottom: the best match of a reference token (recall)
+R_MARK = f"inset 0 -6px 0 0 {MARK_LIGHT}, inset 0 -8px 0 0 {MARK_DARK}"
+P_MARK_SMALL = f"inset 0 0 0 1px {MARK_DARK}, inset 0 0 0 3px {MARK_LIGHT}"
+R_MARK_SMALL = f"inset 0 -3px 0 0 {MARK_LIGHT}, inset 0 -4px 0 0 {MARK_DARK}"
+
+CSS = f"""
+.bertscore-demo, .bertscore-demo-present {{ font-size: 16px; }}
+.bertscore-demo .widget-label, .bertscore-demo .widget-readout,
+.bertscore-demo .widget-checkbox label, .bertscore-demo select,
+.bertscore-demo textarea, .bertscore-demo button {{ font-size: 16px !important; }}
+.bertscore-demo textarea {{ line-height: 1.35; }}
+.bsd-grid {{ border-collapse: separate; border-spacing: 0; font-family: 'DejaVu Sans', 'Noto Sans',
+  'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Source Han Sans', 'Microsoft YaHei', 'PingFang SC',
+  'Hiragino Sans', sans-serif; }}
+.bsd-grid td, .bsd-grid th {{ padding: 0; }}
+.bsd-grid th {{ font-weight: normal; color: #222; }}
+.bsd-grid th.bsd-row {{ text-align: right; padding-right: 6px; white-space: nowrap; }}
+.bsd-grid th.bsd-col > div {{ writing-mode: vertical-rl; transform: rotate(180deg);
+  white-space: nowrap; margin: 0 auto; padding-top: 8px; }}
+.bsd-numbers td.c {{ width: 42px; min-width: 42px; height: 29px; font-size: 16px;
+  text-align: center; }}
+.bsd-numbers th {{ font-size: 16px; }}
+.bsd-colors td.c {{ width: 17px; min-width: 17px; height: 15px; }}
+.bsd-colors th {{ font-size: 13px; }}
+.bsd-grid td.mp {{ box-shadow: {P_MARK}; }}
+.bsd-grid td.mr {{ box-shadow: {R_MARK}; }}
+.bsd-grid td.mp.mr {{ box-shadow: {R_MARK}, {P_MARK}; }}
+.bsd-colors td.mp {{ box-shadow: {P_MARK_SMALL}; }}
+.bsd-colors td.mr {{ box-shadow: {R_MARK_SMALL}; }}
+.bsd-colors td.mp.mr {{ box-shadow: {R_MARK_SMALL}, {P_MARK_SMALL}; }}
+.bsd-grid td.w {{ vertical-align: bottom; text-align: center; font-size: 14px; color: #333; }}
+.bsd-grid tr.bsd-wrow td.w {{ height: 44px; }}
+.bsd-grid td.w .bar {{ background: #f4a261; margin: 0 auto; }}
+.bsd-grid tr.bsd-wrow td.w .bar {{ width: 60%; }}
+.bsd-grid td.wr {{ text-align: left; vertical-align: middle; white-space: nowrap; padding: 0 6px 0 2px; }}
+.bsd-grid td.wr .bar {{ display: inline-block; height: 10px; margin: 0 3px 0 0; }}
+.bsd-legend {{ font-size: 15px; color: #333; margin-top: 6px; max-width: 560px; line-height: 1.45; }}
+.bsd-legend > span.item {{ display: inline-block; white-space: nowrap; margin-right: 14px; }}
+.bsd-legend .sw {{ display: inline-block; width: 22px; height: 16px; vertical-align: middle;
+  margin: 0 4px 0 0; }}
+.bsd-scale {{ display: inline-block; width: 120px; height: 12px; vertical-align: middle;
+  background: linear-gradient(to right, #440154, #3b528b, #21918c, #5ec962, #fde725); margin: 0 4px; }}
+.bsd-note {{ font-size: 16px; color: #7c2d12; background: #fff7ed; border-left: 4px solid #f97316;
+  padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
+.bsd-note b.bsd-warn {{ display: inline-block; width: 18px; height: 18px; line-height: 18px; margin-right: 8px;
+  border-radius: 50%; background: #c2410c; color: #fff; text-align: center; font: 700 14px sans-serif; }}
+.bsd-scores {{ font-size: 18px; padding: 2px 12px 4px 0; min-height: 200px; }}
+.bsd-scores .title {{ font-size: 20px; font-weight: 600; white-space: nowrap; }}
+.bsd-scores table {{ border-collapse: collapse; }}
+.bsd-scores td, .bsd-scores th {{ padding: 1px 8px; text-align: right; white-space: nowrap; }}
+.bsd-scores .big td {{ font-size: 36px; font-weight: 600; line-height: 1.1; }}
+.bsd-scores .big th {{ font-size: 20px; }}
+.bsd-scores .small td, .bsd-scores .small th {{ font-size: 18px; }}
+.bsd-scores .meta {{ color: #444; font-size: 15px; margin-top: 4px; white-space: nowrap; }}
+.bsd-heat {{ overflow-x: auto; }}
+.bsd-long {{ max-height: calc(100vh - 150px); min-height: 240px; overflow-y: auto; padding-right: 6px; }}
+.bsd-text {{ font-size: 18px; line-height: 1.9; max-width: 1100px; }}
+.bsd-text span {{ padding: 1px 2px; border-radius: 3px; }}
+.bsd-text span.bad {{ outline: 2px solid {MARK_DARK}; box-shadow: 0 0 0 4px {MARK_LIGHT}, 0 0 0 5px {MARK_DARK}; }}
+.bsd-worst {{ font-size: 17px; }}
+.bsd-busy {{ opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; color: #1d4ed8;
+  font-size: 17px; font-weight: 600; white-space: nowrap; }}
+.bsd-spin {{ display: inline-block; width: 12px; height: 12px; margin: 0 6px 0 4px; border: 3px solid #bfdbfe;
+  border-top-color: #1d4ed8; border-radius: 50%; vertical-align: -2px; animation: bsd-turn 0.8s linear infinite; }}
+@keyframes bsd-appear {{ to {{ opacity: 1; }} }}
+@keyframes bsd-turn {{ to {{ transform: rotate(360deg); }} }}
+/* a control changed and the kernel has not answered yet (it may be busy with the other tab):
+   grey the numbers at once after a preset change, after 0.2 s otherwise, and say so */
+.bertscore-demo.bsd-pending .bertscore-demo-scores, .bertscore-demo.bsd-pending .bertscore-demo-heatmap,
+.bertscore-demo.bsd-pending .bertscore-demo-worst {{ animation: bsd-grey 0s linear 0.2s forwards; }}
+.bertscore-demo.bsd-relabel .bertscore-demo-scores, .bertscore-demo.bsd-relabel .bertscore-demo-heatmap,
+.bertscore-demo.bsd-relabel .bertscore-demo-worst {{ opacity: 0.12; }}
+@keyframes bsd-grey {{ to {{ opacity: 0.12; }} }}
+.bertscore-demo.bsd-pending .bertscore-demo-busy:not(:has(.bsd-busy))::after {{
+  content: "Waiting for the kernel…"; color: #1d4ed8; font-size: 17px; font-weight: 600;
+  opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; }}
+.bertscore-demo.bsd-relabel .bertscore-demo-busy:not(:has(.bsd-busy))::after {{ animation: none; opacity: 1; }}
+.bertscore-demo .bsd-rank td, .bertscore-demo .bsd-rank th {{ padding: 3px 8px; font-size: 16px; }}
+.bertscore-demo-class-table {{ max-height: calc(100vh - 375px); min-height: 190px; overflow: auto; }}
+.bertscore-demo-present .lm-TabBar-tab, .bertscore-demo-present .p-TabBar-tab {{ font-size: 16px !important;
+  min-height: 30px !important; line-height: 28px !important; }}
+.bsd-title {{ margin: 2px 0 4px 0; font-size: 22px; }}
+.bsd-rank .bar {{ display: inline-block; height: 12px; vertical-align: middle; }}
+/* after a kernel restart JupyterLab marks every widget view "disconnected": say so */
+.bertscore-demo.jupyter-widgets-disconnected > * {{ opacity: 0.35; pointer-events: none; }}
+.bertscore-demo.jupyter-widgets-disconnected::before {{
+  content: "The kernel was restarted: this demo is no longer connected. Run the cell again (Run \\25B8  Run All Cells).";
+  font: 600 18px sans-serif; color: #9a3412; background: #fff7ed; border-left: 4px solid #f97316;
+  padding: 8px 12px; display: block; }}
+"""
+
+
+# Three small behaviours in the page. An <img> error handler is the one way an ipywidgets HTML
+# widget can run JavaScript without a custom extension; if a page blocks it, the demo still works.
+#  * Ctrl+Enter (or Cmd+Enter) in a demo text box scores it: the box loses focus (which sends its
+#    text to the kernel, like Tab) and gets it back.
+#  * After a preset is chosen the list lets go of the keyboard focus, so PageDown and the arrow
+#    keys scroll the page instead of changing the preset.
+#  * When a control changes, the demo is marked pending (the CSS greys its numbers and says it is
+#    waiting) until the kernel's answer arrives (its `done` widget changes): the kernel may be busy
+#    with the other tab, and old numbers must never stand under a newly chosen preset.
+_KEYS_JS = ("if(!window.__bsdKeys){window.__bsdKeys=1;document.addEventListener('keydown',function(e){"
+            "if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target&&e.target.closest&&"
+            "e.target.closest('.bertscore-demo-text')){e.preventDefault();e.stopPropagation();"
+            "var t=e.target;t.blur();setTimeout(function(){t.focus();},0);}},true);"
+            "document.addEventListener('change',function(e){var t=e.target;"
+            "var d=t&&t.closest&&t.closest('.bertscore-demo');if(!d)return;"
+            "var done=d.querySelector('.bertscore-demo-done');if(!done)return;"
+            "var preset=t.closest('.bertscore-demo-preset');"
+            "d.classList.add('bsd-pending');if(preset){d.classList.add('bsd-relabel');t.blur();}"
+            "if(!d.__bsdWatch){d.__bsdWatch=new MutationObserver(function(){"
+            "d.classList.remove('bsd-pending','bsd-relabel');});"
+            "d.__bsdWatch.observe(done,{childList:true,subtree:true,characterData:true,attributes:true});}"
+            "},true);}")
+
+
+def style_html() -> str:
+    """The demo's <style> (and its Ctrl+Enter handler), shown once in an HTML widget."""
+    return (f"<style>{CSS}</style>"
+            f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{_KEYS_JS}">')
