@@ -26,7 +26,7 @@ from course_lib.demo.drawing import heatmap_html, long_text_html, scores_html, v
 from course_lib.demo.presets import CLASS_SET, CUSTOM, PRESETS, halford, preset_of
 from course_lib.demo.inputs import (_SCORERS, IDF_CORPORA, MAX_CHARS, InputProblem, _stsb_sentences,
                                     _wmt16_references, baseline_for, check_layer, check_text,
-                                    corpus_size, idf_for, max_tokens, scorer_for)
+                                    corpus_size, idf_for, scorer_for)
 from course_lib.demo.scoring import (PairView, Result, WorstMatch, analyze, clear_cache, summary_text,
                                      weakest, worst_line, worst_matches)
 from course_lib.demo.widgets import CSS_PREFIX, ClassView, Demo

@@ -7,7 +7,8 @@ import threading
 
 import torch
 
-from course_lib.model import load, num_layers_of
+from course_lib.bertscore.embeddings import model_limit
+from course_lib.model import check_layer as check_model_layer, load, num_layers_of
 
 # ---------------------------------------------------------------------------------------------
 # idf corpora and the rescaling baseline: held by one BERTScorer per corpus
@@ -82,13 +83,6 @@ class InputProblem(ValueError):
     """Input the demo cannot score; str(err) is a message meant for the audience."""
 
 
-def max_tokens() -> int:
-    """Word pieces the model reads at most, [CLS] and [SEP] included (512 for MiniLM)."""
-    tokenizer, _ = load()
-    n = tokenizer.model_max_length
-    return n if n < 100_000 else 512
-
-
 def check_text(text, role: str = "candidate") -> str:
     """Return the stripped text, or raise InputProblem with a message saying what to change."""
     if not isinstance(text, str):
@@ -96,7 +90,8 @@ def check_text(text, role: str = "candidate") -> str:
     text = text.strip()
     if not text:
         raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).")
-    limit = max_tokens()
+    tokenizer, _ = load()
+    limit = model_limit(tokenizer)  # word pieces the model reads, [CLS] and [SEP] included
     if len(text) > MAX_CHARS:
         raise InputProblem(
             f"The {role} is very long ({len(text):,} characters). The model reads at most "
@@ -113,8 +108,10 @@ def check_text(text, role: str = "candidate") -> str:
 
 
 def check_layer(layer) -> int:
+    """`course_lib.model.check_layer`'s rule, its error worded for the audience."""
     _, model = load()
     n = num_layers_of(model)
-    if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= n:
-        raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.")
-    return layer
+    try:
+        return check_model_layer(layer, None, n)
+    except ValueError:
+        raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.") from None
