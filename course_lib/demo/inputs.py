@@ -62,6 +62,12 @@ def scorer_for(name: str | None):
         return _SCORERS[name]
 
 
+def forget_idf(name: str) -> None:
+    """Forget the idf weights of a corpus: the next `idf_for(name)` computes them again."""
+    with _SCORERS_LOCK:
+        _SCORERS.pop(name, None)
+
+
 def idf_for(name: str | None):
     """idf weights {token id: weight} of the named corpus (None: no idf): `scorer_for(name)`'s."""
     return None if name is None else scorer_for(name).idf_dict

@@ -52,9 +52,10 @@ def _remember(cache: OrderedDict, key, value):
     return value
 
 
-def clear_cache() -> None:
-    """Forget every embedded text and scored pair (the idf corpora stay)."""
-    _TEXTS.clear()
+def clear_cache(texts: bool = True) -> None:
+    """Forget every scored pair and (texts=True) every embedded text; the idf corpora stay."""
+    if texts:
+        _TEXTS.clear()
     _PAIRS.clear()
 
 

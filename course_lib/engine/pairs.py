@@ -37,7 +37,7 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
     n_layers = store.vectors.shape[0] if store.all_layers else 1
     out = None
-    for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers):
+    for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers, MATCH_FLOATS):
         batch = torch.tensor(batch)
         c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
         r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
