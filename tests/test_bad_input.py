@@ -182,11 +182,12 @@ def test_idf_weights_in_any_mapping_are_taken_as_a_dict():
         assert all((a - b).abs().max() < 1e-6 for a, b in zip(got, expected))
 
 
-@pytest.mark.parametrize("cands, refs, error", [
-    ("A cat.", ["A mat."], TypeError), ([CAT], [MAT, MAT], ValueError), ([None], [MAT], TypeError),
-    ([CAT], [[MAT, CAT]], TypeError)])
-def test_chunked_score_checks_its_inputs_as_score_does(cands, refs, error):
-    with pytest.raises(error):
+@pytest.mark.parametrize("cands, refs, error, words", [
+    ("A cat.", ["A mat."], TypeError, "cands must be a list of strings"),
+    ([CAT], [MAT, MAT], ValueError, "same length"), ([None], [MAT], TypeError, r"cands\[0\] is NoneType"),
+    ([CAT], [[MAT, CAT]], TypeError, "one reference")])
+def test_chunked_score_checks_its_inputs_as_score_does(cands, refs, error, words):
+    with pytest.raises(error, match=words):
         chunked_score(cands, refs)
 
 
