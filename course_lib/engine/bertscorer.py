@@ -13,11 +13,11 @@ from __future__ import annotations
 import warnings
 
 from course_lib.bertscore.baseline import baseline_file, read_baseline
-from course_lib.bertscore.idf import idf_from_ids
 from course_lib.bertscore.inputs import check_count, check_idf, idf_is_weights
-from course_lib.engine.fast_tokenizer import encode_many, hf_fast_tokenizer
+from course_lib.engine.fast_tokenizer import hf_fast_tokenizer
 from course_lib.engine.hash import bert_score_hash, bert_score_model_name
 from course_lib.engine.scorer import score
+from course_lib.engine.store import corpus_idf
 from course_lib.model import check_layer, choose_model, load, num_layers_of
 
 
@@ -88,7 +88,7 @@ class BERTScorer:
             raise TypeError("compute_idf expects a list of strings")
         if self._idf_dict is not None:
             warnings.warn("Overwriting the previous importance weights.", stacklevel=2)
-        self._idf_dict = idf_from_ids(encode_many(self._tokenizer, list(sents))[0])
+        self._idf_dict = corpus_idf(sents, self._tokenizer)
 
     def score(self, cands, refs, verbose=False, batch_size=64, return_hash=False, *, exclude_special=False):
         """P, R, F [N] of each candidate against its reference(s); with return_hash=True,

@@ -10,6 +10,11 @@ from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 
 
+def corpus_idf(texts: list[str], tokenizer):
+    """idf weights of a corpus: `bertscore.idf.idf_weights(texts, tokenizer)`, tokenized in one call."""
+    return idf_from_ids(encode_many(tokenizer, list(texts))[0])
+
+
 def resolve_weights(idf, flat_refs: list[str], tokenizer):
     """idf=False -> 1 per token ([CLS]/[SEP] 0); True -> idf from the references; a Mapping -> as given.
 
@@ -18,8 +23,8 @@ def resolve_weights(idf, flat_refs: list[str], tokenizer):
     whole run, which streaming exists to avoid."""
     if idf is False or idf is None:
         return uniform_weights(tokenizer)
-    if idf is True:  # = idf.idf_weights(flat_refs, tokenizer), tokenized in one call
-        return idf_from_ids(encode_many(tokenizer, flat_refs)[0])
+    if idf is True:
+        return corpus_idf(flat_refs, tokenizer)
     if idf_is_weights(idf):
         return idf
     raise TypeError(f"idf must be True, False or a dict of token weights, got {type(idf).__name__}")
