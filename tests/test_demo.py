@@ -153,8 +153,9 @@ def test_worst_matches_pick_the_weakest_real_token():
                         [0.1, 0.9, 0.3, 0.2],
                         [0.2, 0.4, 0.5, 0.1],
                         [0.0, 0.2, 0.1, 1.0]])
+    special = torch.tensor([True, False, False, True])  # [CLS] a b [SEP], recognised by id
     view = demo.PairView(["[CLS]", "a", "b", "[SEP]"], ["[CLS]", "x", "y", "[SEP]"], sim,
-                    torch.ones(4), torch.ones(4), 0.0, 0.0, 0.0)
+                         torch.ones(4), torch.ones(4), 0.0, 0.0, 0.0, special, special)
     cand, ref = demo.worst_matches(view)
     assert (cand.side, cand.token, cand.best_match) == ("candidate", "b", "y") and close(cand.similarity, 0.5)
     assert (ref.side, ref.token, ref.best_match) == ("reference", "y", "b") and close(ref.similarity, 0.5)

@@ -19,8 +19,7 @@ from course_lib.bertscore.similarity import cosine_matrix
 @dataclass
 class PairView:
     """One candidate/reference pair, ready to draw. sim [cand_len, ref_len]; weights and special
-    flags [cand_len] / [ref_len]. Without special flags, the first and last token of each side
-    are the special ones (where `encode` puts them)."""
+    flags ([CLS]/[SEP], found by their ids) [cand_len] / [ref_len]."""
 
     cand_tokens: list[str]
     ref_tokens: list[str]
@@ -30,15 +29,8 @@ class PairView:
     P: float
     R: float
     F: float
-    cand_special: torch.Tensor | None = None
-    ref_special: torch.Tensor | None = None
-
-    def __post_init__(self):
-        ends = lambda n: torch.tensor([k in (0, n - 1) for k in range(n)], dtype=torch.bool)  # noqa: E731
-        if self.cand_special is None:
-            self.cand_special = ends(len(self.cand_tokens))
-        if self.ref_special is None:
-            self.ref_special = ends(len(self.ref_tokens))
+    cand_special: torch.Tensor
+    ref_special: torch.Tensor
 
 
 def view_of(tokenizer, cand_ids: list[int], ref_ids: list[int], cand_emb: torch.Tensor,
