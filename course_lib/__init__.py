@@ -11,11 +11,15 @@ layer `DEFAULT_LAYER`). `reference_bertscore` is the same metric one pair at a t
 only from what the chapters teach.
 
 Packages, one concern each:
-    model, paths        loading the model (offline, checksum), where data and figures live
+    model, paths        which model (every spelling of it, its layers) and loading it (offline,
+                        checksum), where data and figures live
     bertscore/          the metric as taught: embeddings, similarity, matching, idf, baseline,
-                        inputs (checks shared by every entry point), reference (reference_bertscore)
-    engine/             the fast engine: scorer (score), bertscorer (BERTScorer), packing, streaming,
-                        fast_tokenizer, baseline (computing one), long_text
+                        inputs (checks shared by every entry point), pair (one pair's view),
+                        reference (reference_bertscore)
+    engine/             the fast engine, built from bertscore/: scorer (score, the steps in order),
+                        store (each sentence embedded once), pairs (greedy_match in batches),
+                        packing, streaming, fast_tokenizer, bertscorer (BERTScorer), baseline
+                        (computing one), long_text
     lexical/            BLEU (and its 13a tokenizer), ROUGE, perplexity, from scratch
     evaluation/         correlation with human judgments, datasets, metric (BERTScoreMetric), signature
     teaching/, demo/, course/   plots and notebook helpers, the live demo, exercises and checks

@@ -11,6 +11,7 @@ threads asking at once share one load).
 from __future__ import annotations
 
 import hashlib
+import numbers
 import os
 import threading
 from pathlib import Path
@@ -98,7 +99,38 @@ def verify_embedded_model(path: Path | None = None) -> Path:
 
 
 def is_embedded(model_type) -> bool:
-    return model_type in _EMBEDDED_ALIASES
+    """Is `model_type` a spelling of the embedded model: None, one of its names, or its own
+    directory? The one place that decides it (cache key, default layer, baseline, hash, signature)."""
+    if isinstance(model_type, (str, type(None))) and model_type in _EMBEDDED_ALIASES:
+        return True
+    if not isinstance(model_type, (str, os.PathLike)) or not os.path.isdir(os.path.expanduser(model_type)):
+        return False
+    try:
+        return os.path.samefile(os.path.expanduser(model_type), embedded_model_path())
+    except ImportError:  # the embedded model's package is not installed
+        return False
+
+
+def choose_model(model_type=None, lang=None) -> str | None:
+    """The model an entry point uses: None for the embedded model (any spelling of it), else
+    `model_type`. bert-score's rule: `model_type` wins; else `lang` picks the language's default
+    model. Offline the course has one model, English: lang="en" (or None) is the embedded model;
+    another language is an error that says how to pass a model you have on disk."""
+    if model_type is not None:
+        return None if is_embedded(model_type) else model_type
+    if lang is None:
+        return None
+    if not isinstance(lang, str):
+        raise TypeError(f"lang must be a language code such as 'en', got {type(lang).__name__}")
+    if lang.lower() == "en":
+        return None
+    from bert_score.utils import lang2model
+
+    raise ModelNotAvailableError(
+        f"No model for lang={lang!r} is available offline: the course embeds one English model "
+        f"({EMBEDDED_MODEL}). bert-score would use {lang2model[lang.lower()]!r}; if you have it (or "
+        "another model for this language) on disk, pass model_type='<name or directory>' and "
+        "num_layers=<layer>.")
 
 
 def resolve(model_type: str | None) -> str:
@@ -169,6 +201,25 @@ def load(model_type: str | None = None, device: str | None = None):
 def num_layers_of(model) -> int:
     """Number of transformer layers (hidden states 0..n exist; 0 is the embedding output)."""
     return int(model.config.num_hidden_layers)
+
+
+def check_layer(num_layers, model_type, n_layers: int) -> int:
+    """The hidden state to use: `num_layers` (0 = embedding output .. n_layers), or the model's
+    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1)."""
+    layer = default_layer(model_type) if num_layers is None else num_layers
+    if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or not 0 <= layer <= n_layers:
+        raise ValueError(f"num_layers must be an int between 0 and {n_layers} (a hidden-state index, "
+                         f"0 = embedding output) or None, got {num_layers!r}")
+    return int(layer)
+
+
+def default_layer_of(model) -> int:
+    """The default BERTScore layer of a model that `load` returned (it knows which model it is)."""
+    for (name, _), (_, loaded) in list(_LOADED.items()):
+        if loaded is model:
+            return default_layer(name)
+    raise ValueError("layer=None means the model's default BERTScore layer, known only for a model "
+                     "from course_lib.load(); pass layer=<int> (0 = embedding output)")
 
 
 def default_layer(model_type: str | None) -> int:

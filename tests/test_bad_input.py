@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import course_lib
+from course_lib.engine.long_text import chunked_score
 from course_lib.evaluation import datasets
 from course_lib.model import ModelNotAvailableError, embedded_model_path
 
@@ -170,6 +171,26 @@ def test_nan_inf_or_negative_idf_weight_is_an_error(entry, bad, no_scoring):
         ENTRY_POINTS[entry](idf=defaultdict(lambda: bad))
 
 
+def test_idf_weights_in_any_mapping_are_taken_as_a_dict():
+    from types import MappingProxyType
+
+    weights = dict(course_lib.BERTScorer(idf=True, idf_sents=[CAT, MAT]).idf_dict)  # covers both texts
+    expected = course_lib.score([CAT], [MAT], idf=weights)
+    frozen = MappingProxyType(weights)  # a Mapping, not a dict: check_idf accepts it, so must every entry
+    for got in (course_lib.score([CAT], [MAT], idf=frozen), course_lib.reference_bertscore([CAT], [MAT], idf=frozen),
+                course_lib.BERTScorer(idf=frozen).score([CAT], [MAT])):
+        assert all((a - b).abs().max() < 1e-6 for a, b in zip(got, expected))
+
+
+@pytest.mark.parametrize("cands, refs, error, words", [
+    ("A cat.", ["A mat."], TypeError, "cands must be a list of strings"),
+    ([CAT], [MAT, MAT], ValueError, "same length"), ([None], [MAT], TypeError, r"cands\[0\] is NoneType"),
+    ([CAT], [[MAT, CAT]], TypeError, "one reference")])
+def test_chunked_score_checks_its_inputs_as_score_does(cands, refs, error, words):
+    with pytest.raises(error, match=words):
+        chunked_score(cands, refs)
+
+
 def test_idf_that_is_not_a_dict_is_an_error():
     with pytest.raises(TypeError, match="idf must be True, False or a dict"):
         course_lib.score([CAT], [MAT], idf="yes")
@@ -215,8 +236,9 @@ def test_reference_bertscore_checks_the_baseline_file_too(tmp_path):
     with pytest.raises(ValueError, match="must be < 1"):
         course_lib.reference_bertscore([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path))
     path.write_text(BASELINE_HEADER + "0,0.3,0.3,0.3\n")
-    with pytest.raises(ValueError, match="layers 0..0, not layer 4"):
-        course_lib.reference_bertscore([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path))
+    for entry in (course_lib.score, course_lib.reference_bertscore, chunked_score):  # one rule: baseline_file
+        with pytest.raises(ValueError, match="layers 0..0, but the model has layers 0..6: it is another model's"):
+            entry([CAT], [MAT], rescale_with_baseline=True, baseline_path=str(path))
 
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS)

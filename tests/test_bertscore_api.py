@@ -193,7 +193,10 @@ def test_same_names_order_and_defaults_as_bert_score():
     assert parameters(course_lib.score)[:n] == parameters(bert_score.score)
     assert all(kind == inspect.Parameter.KEYWORD_ONLY for _, _, kind in parameters(course_lib.score)[n:])
     assert parameters(course_lib.BERTScorer.__init__) == parameters(bert_score.BERTScorer.__init__)
-    assert parameters(course_lib.BERTScorer.score) == parameters(bert_score.BERTScorer.score)
+    m = len(parameters(bert_score.BERTScorer.score))
+    assert parameters(course_lib.BERTScorer.score)[:m] == parameters(bert_score.BERTScorer.score)
+    assert [(name, kind) for name, _, kind in parameters(course_lib.BERTScorer.score)[m:]] == \
+        [("exclude_special", inspect.Parameter.KEYWORD_ONLY)]  # course-only, as in course_lib.score
 
 
 def test_positional_arguments_mean_what_they_mean_in_bert_score(capsys):
@@ -267,6 +270,16 @@ def test_scorer_idf_weights():
         scorer.compute_idf(cands)
     assert_close(scorer.score(cands, refs),
                  bert_scorer(idf=True, idf_sents=cands).score(cands, refs))
+
+
+def test_scorer_score_passes_exclude_special_on():
+    short = (["Yes.", "The cat sat on the mat."], ["No, thanks!", "A cat rested on a mat."])  # "Yes." matches [SEP]
+    scorer = course_lib.BERTScorer(num_layers=2)
+    kept, excluded = scorer.score(*short), scorer.score(*short, exclude_special=True)
+    for ours, engine in ((kept, course_lib.score(*short, num_layers=2)),
+                         (excluded, course_lib.score(*short, num_layers=2, exclude_special=True))):
+        assert all(torch.equal(a, b) for a, b in zip(ours, engine))
+    assert (excluded[2] - kept[2]).abs().max() > 1e-4  # the setting really reached the engine
 
 
 def test_plot_example(tmp_path):

@@ -28,10 +28,10 @@ def close(a, b, tol=1e-5):
 @pytest.fixture(scope="module", autouse=True)
 def small_idf_corpus():
     """A small idf corpus instead of the full ones, so the tests stay fast."""
-    demo.IDF_CORPORA["tiny WMT16"] = lambda: demo._wmt16_references()[:200]
+    demo.IDF_CORPORA["tiny WMT16"] = lambda: demo.wmt16_references()[:200]
     yield
     demo.IDF_CORPORA.pop("tiny WMT16")
-    demo._SCORERS.pop("tiny WMT16", None)
+    demo.forget_idf("tiny WMT16")
 
 
 def test_presets_hold_the_chapters_examples():
@@ -78,15 +78,16 @@ def test_idf_scores_equal_course_lib_score_and_are_computed_once():
 
 
 @pytest.mark.parametrize("corpus", [None, "tiny WMT16"])
-def test_the_demos_settings_are_a_bertscorer(corpus):
-    """The demo keeps no idf or baseline of its own: one course_lib.BERTScorer per idf corpus
-    holds them, and the demo's scores at every layer are that scorer's."""
-    scorer = demo.scorer_for(corpus)
-    assert isinstance(scorer, course_lib.BERTScorer) and demo.scorer_for(corpus) is scorer
-    assert demo.idf_for(corpus) is scorer.idf_dict and (scorer.idf_dict is None) == (corpus is None)
-    if corpus is not None:  # the scorer's idf = the taught idf over the corpus' texts
+def test_the_demos_settings_are_a_bertscorers(corpus):
+    """The demo's idf weights are the taught idf over the corpus' texts and its baseline the course's
+    file: a course_lib.BERTScorer with these settings gives the demo's scores at every layer."""
+    weights = demo.idf_for(corpus)
+    assert (weights is None) == (corpus is None)
+    if corpus is not None:  # the taught idf over the corpus' texts
         taught = idf_weights(demo.IDF_CORPORA[corpus](), course_lib.load()[0])
-        assert dict(scorer.idf_dict) == dict(taught) and weight_of(scorer.idf_dict, -1) == weight_of(taught, -1)
+        assert dict(weights) == dict(taught) and weight_of(weights, -1) == weight_of(taught, -1)
+    scorer = course_lib.BERTScorer(all_layers=True, idf=weights if weights is not None else False,
+                                   rescale_with_baseline=True)
     rescaled = scorer.score([LAWYER[0]], [LAWYER[1]])  # P, R, F [layers, 1] each
     for layer in (1, course_lib.DEFAULT_LAYER, 6):
         result = demo.analyze(*LAWYER, layer=layer, idf_corpus=corpus, rescale_with_baseline=True)
@@ -153,8 +154,9 @@ def test_worst_matches_pick_the_weakest_real_token():
                         [0.1, 0.9, 0.3, 0.2],
                         [0.2, 0.4, 0.5, 0.1],
                         [0.0, 0.2, 0.1, 1.0]])
+    special = torch.tensor([True, False, False, True])  # [CLS] a b [SEP], recognised by id
     view = demo.PairView(["[CLS]", "a", "b", "[SEP]"], ["[CLS]", "x", "y", "[SEP]"], sim,
-                    torch.ones(4), torch.ones(4), 0.0, 0.0, 0.0)
+                         torch.ones(4), torch.ones(4), 0.0, 0.0, 0.0, special, special)
     cand, ref = demo.worst_matches(view)
     assert (cand.side, cand.token, cand.best_match) == ("candidate", "b", "y") and close(cand.similarity, 0.5)
     assert (ref.side, ref.token, ref.best_match) == ("reference", "y", "b") and close(ref.similarity, 0.5)

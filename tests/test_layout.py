@@ -1,4 +1,5 @@
-"""course_lib is arranged by concern: small modules, imports that never go round in a circle."""
+"""course_lib is arranged by concern: small modules, imports that point down only (at module and
+at function level) and never go round in a circle."""
 import ast
 from pathlib import Path
 
@@ -16,12 +17,23 @@ def modules() -> dict[str, Path]:
     return out
 
 
-def module_level_imports(path: Path, known: dict) -> set[str]:
-    """The course_lib modules `path` imports when it is imported, relative imports included
-    (imports inside functions, made only when called, do not count)."""
+# The layers of /work/shared/design/layout.md, bottom first: a module imports only from a lower
+# layer or from its own folder. `course_lib` itself (score, BERTScorer, ...) sits above the engine.
+LAYERS = {"paths": 0, "resources": 0, "model": 0, "bertscore": 1, "engine": 2, "lexical": 2,
+          "course_lib": 2.5, "evaluation": 3, "teaching": 4, "demo": 5, "course": 6}
+
+
+def layer_of(module: str) -> float:
+    parts = module.split(".")
+    return LAYERS[parts[1] if len(parts) > 1 else parts[0]]
+
+
+def imports_in(source: str, here: str, known: dict) -> set[str]:
+    """The course_lib modules that the source of module `here` imports, at any level: at the
+    top, and inside functions and classes (made only when called, but a dependency all the same);
+    relative imports included."""
     deps = set()
-    here = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             module = node.module or ""
             if node.level:  # relative: from . import x, from ..y import z
@@ -36,6 +48,22 @@ def module_level_imports(path: Path, known: dict) -> set[str]:
         elif isinstance(node, ast.Import):
             deps |= {a.name for a in node.names if a.name.startswith("course_lib")}
     return deps & set(known)
+
+
+def import_graph() -> dict[str, set[str]]:
+    known = modules()
+    graph = {}
+    for name, path in known.items():
+        here = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        graph[name] = imports_in(path.read_text(encoding="utf-8"), here, known) - {name}
+    return graph
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports that go up a layer, or sideways into another folder of the same layer."""
+    folder = lambda m: m.split(".")[:2]  # noqa: E731  (course_lib.demo.bench -> course_lib, demo)
+    return [f"{a} -> {b}" for a, deps in sorted(graph.items()) for b in sorted(deps)
+            if layer_of(b) > layer_of(a) or (layer_of(b) == layer_of(a) and folder(b) != folder(a))]
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -64,11 +92,26 @@ def test_no_module_is_longer_than_a_sitting():
 
 
 def test_imports_never_go_round_in_a_circle():
-    known = modules()
-    graph = {name: module_level_imports(path, known) - {name} for name, path in known.items()}
+    graph = import_graph()
     assert len(graph) > 40 and graph["course_lib.engine.scorer"]  # the graph was really read
     assert "course_lib.course.checks" in graph["course_lib.course.checks.ch01"]  # relative imports too
+    assert "course_lib.model" in graph["course_lib.bertscore.embeddings"]  # and imports inside functions
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph))}"
+
+
+def test_imports_point_down_only_at_every_level():
+    assert set(LAYERS) - {"course_lib"} <= {m.split(".")[1] for m in modules() if "." in m}
+    assert not upward_imports(import_graph()), f"imports that go up: {upward_imports(import_graph())}"
+
+
+def test_a_planted_upward_import_inside_a_function_is_found():
+    known, graph = modules(), import_graph()
+    planted = "def plot(self):\n    from course_lib.teaching.plots import similarity_heatmap\n"
+    graph["course_lib.engine.bertscorer"] |= imports_in(planted, "course_lib.engine.bertscorer", known)
+    assert upward_imports(graph) == ["course_lib.engine.bertscorer -> course_lib.teaching.plots"]
+    graph["course_lib.teaching.planted"] = {"course_lib.engine.scorer"}  # down: allowed
+    graph["course_lib.engine.scorer"] |= {"course_lib.lexical.bleu"}  # sideways: not
+    assert "course_lib.engine.scorer -> course_lib.lexical.bleu" in upward_imports(graph)
 
 
 def test_the_cycle_finder_finds_a_planted_cycle():

@@ -11,7 +11,8 @@ import course_lib.engine.baseline
 import course_lib.bertscore.embeddings as E
 import course_lib.engine.fast_tokenizer as FT
 import course_lib.engine.packing as PK
-import course_lib.engine.scorer as S
+import course_lib.engine.pairs as PA
+import course_lib.engine.store as SO
 import course_lib.engine.streaming as ST
 from course_lib.evaluation import datasets
 from compare import max_diff
@@ -78,7 +79,7 @@ def test_match_batches_cover_everything_within_budget():
     rng = random.Random(1)
     c = [rng.randint(2, 80) for _ in range(300)]
     r = [rng.randint(2, 80) for _ in range(300)]
-    batches = S.match_batches(c, r, dim=8, n_layers=2, max_floats=20_000)
+    batches = PA.match_batches(c, r, dim=8, n_layers=2, max_floats=20_000)
     assert sorted(k for b in batches for k in b) == list(range(300))
     for b in batches:
         assert len(b) == 1 or len(b) * (max(c[k] for k in b) + max(r[k] for k in b)) * 8 * 2 <= 20_000
@@ -105,7 +106,7 @@ def test_batching_and_chunking_do_not_change_scores(pairs, monkeypatch, all_laye
     monkeypatch.setattr(PK, "MAX_BATCH_TOKENS", 64)
     monkeypatch.setattr(ST, "STORE_FLOATS", 384 * (7 if all_layers else 1) * 150)
     monkeypatch.setattr(ST, "CHUNK_PAIRS", 7)
-    monkeypatch.setattr(S, "MATCH_FLOATS", 384 * 7 * 100)
+    monkeypatch.setattr(PA, "MATCH_FLOATS", 384 * 7 * 100)
     monkeypatch.setattr(ST, "WINDOW_PAIRS", 11)
     small = course_lib.score(cands, refs, all_layers=all_layers, idf=True)
     assert default[0].shape == ((7, len(cands)) if all_layers else (len(cands),))
@@ -118,9 +119,9 @@ def test_chunks_respect_the_memory_budget(pairs, tokenizer, monkeypatch):
     cands, refs = pairs
     monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 200)
     monkeypatch.setattr(ST, "WINDOW_PAIRS", 20)
-    chunks = list(ST.chunks(tokenizer, cands, refs, 384, [0]))
+    chunks = list(ST.chunks(tokenizer, cands, refs, 384))
     assert sorted(k for c in chunks for k in c[0]) == list(range(len(cands)))
-    for indices, sentences, ids in chunks:
+    for indices, sentences, ids, _ in chunks:
         assert len(sentences) == len(set(sentences))
         assert set(sentences) == {t for k in indices for t in (cands[k], refs[k])}
         assert ids == [E.encode(tokenizer, s) for s in sentences]
@@ -148,9 +149,9 @@ def test_several_references_are_not_embedded_twice(tokenizer, monkeypatch):
     flat_cands = [c for c, g in zip(cands, groups) for _ in g]
     flat_refs = [r for g in groups for r in g]
     monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 400)
-    chunks = list(ST.chunks(tokenizer, flat_cands, flat_refs, 384, [0]))
+    chunks = list(ST.chunks(tokenizer, flat_cands, flat_refs, 384))
     assert len(chunks) > 5
-    assert sum(len(sentences) for _, sentences, _ in chunks) == len(set(flat_cands + flat_refs))
+    assert sum(len(sentences) for _, sentences, _, _ in chunks) == len(set(flat_cands + flat_refs))
 
 
 def test_truncation_is_warned_once_with_the_total_count(monkeypatch):
@@ -171,10 +172,10 @@ def test_best_over_references_equals_a_plain_loop():
     prf[2, 1, 0] = float("nan")  # NaN propagates, as torch.max does
     bounds = [0] + torch.tensor(counts).cumsum(0).tolist()
     loop = torch.stack([prf[..., a:b, :].max(dim=-2).values for a, b in zip(bounds, bounds[1:])], dim=-2)
-    fast = S.best_over_references(prf, counts)
+    fast = PA.best_over_references(prf, counts)
     assert torch.equal(fast.isnan(), loop.isnan())
     assert torch.equal(fast.nan_to_num(-1.0), loop.nan_to_num(-1.0))
-    assert torch.equal(S.best_over_references(prf[0], counts), loop[0])
+    assert torch.equal(PA.best_over_references(prf[0], counts), loop[0])
 
 
 def test_scores_are_ordinary_tensors(pairs):
@@ -186,13 +187,13 @@ def test_scores_are_ordinary_tensors(pairs):
 def test_sentence_store_gives_scores_and_padded_batches(pairs):
     cands, refs = pairs
     tokenizer, model = course_lib.load()
-    store = S.SentenceStore(tokenizer, model, 4, S.resolve_weights(False, refs, tokenizer), 64)
+    store = SO.SentenceStore(tokenizer, model, 4, SO.resolve_weights(False, refs, tokenizer), 64)
     store.add(cands[:20] + refs[:20])  # tokenizes itself when no ids are given
     assert len(store.index) == len(set(cands[:20] + refs[:20]))  # each sentence once
     with pytest.raises(RuntimeError, match="filled once"):
         store.add(["more"])
     numbers = [torch.tensor([store.index[s] for s in side[:20]]) for side in (cands, refs)]
-    prf = S.match_pairs(store, *numbers, exclude_special=False)
+    prf = PA.match_pairs(store, *numbers, exclude_special=False)
     P, R, F = course_lib.score(cands[:20], refs[:20])
     assert max_diff([prf[:, 0], prf[:, 1], prf[:, 2]], [P, R, F]) <= 1e-6
     emb, mask, weights, special = store.batch(cands[:4])
@@ -215,13 +216,13 @@ def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=1)
     budget = 384 * 400
     monkeypatch.setattr(ST, "STORE_FLOATS", budget)
-    sizes, add = [], S.SentenceStore.add
+    sizes, add = [], SO.SentenceStore.add
 
     def recording_add(self, *args, **kwargs):
         add(self, *args, **kwargs)
         sizes.append(self.vectors.numel())
 
-    monkeypatch.setattr(S.SentenceStore, "add", recording_add)
+    monkeypatch.setattr(SO.SentenceStore, "add", recording_add)
     P, R, F = course_lib.score(cands, refs)
     assert len(sizes) > 5 and max(sizes) <= budget
     monkeypatch.undo()
@@ -234,7 +235,7 @@ def test_chunks_reuse_one_block_of_memory(monkeypatch):
     cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=2)
     expected = course_lib.score(cands, refs, all_layers=True)
     monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 7 * 600)
-    buffers, allocations, add, take = [], [], S.SentenceStore.add, PK.Buffer.take
+    buffers, allocations, add, take = [], [], SO.SentenceStore.add, PK.Buffer.take
 
     def recording_add(self, *args, buffer=None, **kwargs):
         buffers.append(buffer)
@@ -246,7 +247,7 @@ def test_chunks_reuse_one_block_of_memory(monkeypatch):
         allocations.append(self.data is not before)
         return out
 
-    monkeypatch.setattr(S.SentenceStore, "add", recording_add)
+    monkeypatch.setattr(SO.SentenceStore, "add", recording_add)
     monkeypatch.setattr(PK.Buffer, "take", recording_take)
     got = course_lib.score(cands, refs, all_layers=True)
     assert len(buffers) > 5 and buffers[0] is not None and all(b is buffers[0] for b in buffers)
@@ -270,7 +271,7 @@ def test_windows_bound_pairs_and_characters(monkeypatch):
     monkeypatch.setattr(ST, "WINDOW_CHARS", 30)
     cands = ["a" * 5, "b" * 5, "c" * 40, "d", "e", "f", "g", "h", "i" * 10, "j" * 10]
     refs = ["x" * 5] * len(cands)
-    windows = list(ST.windows(cands, refs))
+    windows = list(ST.pair_windows(cands, refs))
     assert [k for a, b in windows for k in range(a, b)] == list(range(len(cands)))
     for a, b in windows:
         chars = sum(len(cands[k]) + len(refs[k]) for k in range(a, b))

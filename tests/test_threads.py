@@ -62,7 +62,7 @@ def test_two_threads_at_different_layers_give_single_thread_scores(pairs):
         for P, R, F in runs:
             for ours, single in zip((P, R, F), alone[k]):
                 assert torch.equal(ours, single), f"layer {k}: max |Δ| {(ours - single).abs().max():.3g}"
-    assert len(packing._layer_list(model).layer) == n_layers  # the cached model keeps every layer
+    assert len(model.encoder.layer) == n_layers  # the cached model keeps every layer
 
 
 def test_all_layers_and_one_layer_in_threads(pairs):
@@ -76,7 +76,7 @@ def test_all_layers_and_one_layer_in_threads(pairs):
         assert all(torch.equal(a, b) for a, b in zip(got, alone_all))
     for got in runs_two:
         assert all(torch.equal(a, b) for a, b in zip(got, alone_two))
-    assert len(packing._layer_list(model).layer) == num_layers_of(model)
+    assert len(model.encoder.layer) == num_layers_of(model)
 
 
 def test_truncated_view_shares_parameters_and_leaves_the_model_alone():
@@ -84,7 +84,7 @@ def test_truncated_view_shares_parameters_and_leaves_the_model_alone():
     before = {name: id(m) for name, m in model.named_modules()}
     view = packing.first_layers(model, 2)
     assert view is packing.first_layers(model, 2)  # cached
-    assert len(packing._layer_list(view).layer) == 2
+    assert len(view.encoder.layer) == 2
     assert {name: id(m) for name, m in model.named_modules()} == before
     shared = dict(model.named_parameters())
     assert all(p is shared[name] for name, p in view.named_parameters())  # no copies of weights

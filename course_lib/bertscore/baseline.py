@@ -13,6 +13,7 @@ Baseline files use bert-score's format: comma-separated, header `LAYER,P,R,F`, r
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 from course_lib.resources import BASELINES
@@ -78,6 +79,23 @@ def default_baseline_path(model_type: str | None) -> Path:
 
     name = EMBEDDED_MODEL if is_embedded(model_type) else str(model_type)
     return BASELINE_DIR / (Path(name.rstrip("/")).name + ".tsv")
+
+
+def baseline_file(baseline_path, model_type, lang=None) -> str:
+    """The baseline file every entry point reads: `baseline_path`, else the course's file for the
+    model, else (with `lang`) the file bert-score ships for lang and model_type; a clear error
+    when there is none."""
+    path = default_baseline_path(model_type) if baseline_path is None else baseline_path
+    if baseline_path is None and not os.path.isfile(path) and lang is not None and model_type is not None:
+        import bert_score
+
+        path = os.path.join(os.path.dirname(bert_score.__file__), "rescale_baseline",
+                            lang.lower(), f"{model_type}.tsv")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"No baseline file for this model at {path}. Compute one with "
+            "course_lib.engine.baseline.compute_baseline and write_baseline, or pass baseline_path=.")
+    return str(path)
 
 
 def layer_baseline(path, layer: int) -> torch.Tensor:

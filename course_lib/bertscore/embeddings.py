@@ -17,12 +17,13 @@ import torch
 from torch.nn.utils.rnn import pad_sequence
 
 
-def _max_length(tokenizer) -> int:
+def model_limit(tokenizer) -> int:
+    """L: the most tokens the model reads at once, [CLS] and [SEP] included (512 here)."""
     n = tokenizer.model_max_length
     return n if n < 100_000 else 512  # some tokenizers leave it "infinite"
 
 
-def _needs_prefix_space(tokenizer) -> bool:
+def needs_prefix_space(tokenizer) -> bool:
     # byte-level BPE (RoBERTa, GPT-2) marks word starts with a space: bert-score adds one
     return any(c.__name__.startswith(("Roberta", "GPT2")) for c in type(tokenizer).__mro__)
 
@@ -32,20 +33,20 @@ def encode(tokenizer, sentence: str) -> list[int]:
     sentence = sentence.strip()
     if sentence == "":
         return tokenizer.build_inputs_with_special_tokens([])
-    extra = {"add_prefix_space": True} if _needs_prefix_space(tokenizer) else {}
+    extra = {"add_prefix_space": True} if needs_prefix_space(tokenizer) else {}
     return tokenizer.encode(
-        sentence, add_special_tokens=True, max_length=_max_length(tokenizer), truncation=True, **extra
+        sentence, add_special_tokens=True, max_length=model_limit(tokenizer), truncation=True, **extra
     )
 
 
 def encode_all(tokenizer, sentences: list[str], warn: bool = True) -> list[list[int]]:
     """`encode` every sentence; warn once, with a count, when some were truncated."""
     ids = [encode(tokenizer, s) for s in sentences]
-    limit = _max_length(tokenizer)
+    limit = model_limit(tokenizer)
     truncated = sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s, i in zip(sentences, ids)
                     if len(i) >= limit)
     if warn and truncated:
-        warn_truncated(truncated, _max_length(tokenizer), stacklevel=4)
+        warn_truncated(truncated, model_limit(tokenizer), stacklevel=4)
     return ids
 
 
@@ -80,17 +81,6 @@ def special_mask(input_ids: torch.Tensor, tokenizer) -> torch.Tensor:
     return torch.isin(input_ids, special.to(input_ids.device))
 
 
-def default_layer_of(model) -> int:
-    """The default BERTScore layer of a model loaded with `course_lib.model.load`."""
-    from course_lib.model import _LOADED, default_layer
-
-    for (name, _), (_, loaded) in list(_LOADED.items()):
-        if loaded is model:
-            return default_layer(name)
-    raise ValueError("layer=None means the model's default BERTScore layer, known only for a model "
-                     "from course_lib.load(); pass layer=<int> (0 = embedding output)")
-
-
 @torch.inference_mode()
 def hidden_states(model, input_ids, attention_mask, layer: int | None = None,
                   all_layers: bool = False) -> torch.Tensor:
@@ -99,9 +89,9 @@ def hidden_states(model, input_ids, attention_mask, layer: int | None = None,
     (index 0 = embedding output)."""
     n = model.config.num_hidden_layers
     if not all_layers:
-        layer = default_layer_of(model) if layer is None else layer
-        if not 0 <= layer <= n:
-            raise ValueError(f"layer must be between 0 and {n} for this model, got {layer}")
+        from course_lib.model import check_layer, default_layer_of
+
+        layer = check_layer(default_layer_of(model) if layer is None else layer, None, n)
     out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
     return torch.stack(out.hidden_states, dim=0) if all_layers else out.hidden_states[layer]
 

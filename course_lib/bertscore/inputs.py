@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from collections.abc import Mapping
 
 
@@ -42,25 +41,18 @@ def check_count(value, name: str) -> int:
     return int(value)
 
 
-def check_layer(num_layers, model_type, n_layers: int) -> int:
-    """The hidden state to use: `num_layers` (0 = embedding output .. n_layers), or the model's
-    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1)."""
-    from course_lib.model import default_layer
-
-    layer = default_layer(model_type) if num_layers is None else num_layers
-    if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or not 0 <= layer <= n_layers:
-        raise ValueError(f"num_layers must be an int between 0 and {n_layers} (a hidden-state index, "
-                         f"0 = embedding output) or None, got {num_layers!r}")
-    return int(layer)
+def idf_is_weights(idf) -> bool:
+    """Is `idf` the caller's own weights {token id: weight} (any Mapping), not True/False/None?"""
+    return isinstance(idf, Mapping)
 
 
-def check_idf(idf, texts: list[str] | None = None, tokenizer=None, ids_of=None) -> None:
-    """idf must be False/None, True, or a dict {token id: weight} of finite weights >= 0
+def check_idf(idf) -> None:
+    """idf must be False/None, True, or a Mapping {token id: weight} of finite weights >= 0
     (a defaultdict's default weight too): a NaN, infinite or negative weight makes P/R NaN
-    or meaningless. With `texts`: also `check_idf_covers`."""
+    or meaningless. Whether the weights cover the texts: `check_idf_covers`."""
     if idf is None or isinstance(idf, bool):
         return
-    if not isinstance(idf, Mapping):
+    if not idf_is_weights(idf):
         raise TypeError(f"idf must be True, False or a dict {{token id: weight}}, got {type(idf).__name__}")
     items = list(idf.items())
     if getattr(idf, "default_factory", None) is not None:
@@ -73,20 +65,14 @@ def check_idf(idf, texts: list[str] | None = None, tokenizer=None, ids_of=None) 
         if not ok:
             raise ValueError(f"idf weight of token {token!r} is {weight!r}: idf weights must be finite "
                              "and >= 0 (bert-score's idf is log((M + 1) / (df + 1)) >= 0)")
-    if texts is not None:
-        check_idf_covers(idf, texts, tokenizer, ids_of)
 
 
-def check_idf_covers(idf, texts: list[str], tokenizer, ids_of=None) -> None:
+def check_idf_covers(idf, texts: list[str], tokenizer, ids_of) -> None:
     """A plain idf dict must weigh every token id of the texts ([CLS]/[SEP] included, as
-    bert-score looks them up); a defaultdict has a default. `ids_of(texts)`: their token ids
-    (default: `embeddings.encode`, one text at a time)."""
-    if not isinstance(idf, Mapping) or getattr(idf, "default_factory", None) is not None:
+    bert-score looks them up); a defaultdict has a default. `ids_of(texts)`: their token ids,
+    called only when there is something to check."""
+    if not idf_is_weights(idf) or getattr(idf, "default_factory", None) is not None:
         return
-    if ids_of is None:
-        from course_lib.bertscore.embeddings import encode
-
-        ids_of = lambda texts: [encode(tokenizer, t) for t in texts]  # noqa: E731
     missing = sorted({i for ids in ids_of(list(dict.fromkeys(texts))) for i in ids} - set(idf))
     if missing:
         shown = ", ".join(f"{i} ({tokenizer.convert_ids_to_tokens(i)!r})" for i in missing[:5])
@@ -110,40 +96,3 @@ def check_text_unicode(cands: list[str], groups: list[list[str]]) -> None:
                 f"{name} has a lone surrogate ({text[err.start]!r} at position {err.start}): not valid "
                 "Unicode, so the fast tokenizer cannot read it (bert-score's fails too). Use "
                 "use_fast_tokenizer=False (the slow tokenizer drops it), or clean the text.") from None
-
-
-def _is_embedded_path(model_type) -> bool:
-    """Is `model_type` the embedded model's own directory?"""
-    from course_lib.model import embedded_model_path
-
-    if not isinstance(model_type, str) or not os.path.isdir(os.path.expanduser(model_type)):
-        return False
-    try:
-        return os.path.samefile(os.path.expanduser(model_type), embedded_model_path())
-    except ImportError:  # the embedded model's package is not installed
-        return False
-
-
-def choose_model(model_type, lang):
-    """bert-score's rule: `model_type` wins; else `lang` picks the language's default model.
-    Offline the course has one model, English: lang="en" (or None) -> the embedded model (None).
-    Another language is an error that says how to pass a model you have on disk. The embedded
-    model's directory, given as model_type, is the embedded model too (None): checked, its
-    default layer and baseline known."""
-    if model_type is not None:
-        return None if _is_embedded_path(model_type) else model_type
-    if lang is None:
-        return None
-    if not isinstance(lang, str):
-        raise TypeError(f"lang must be a language code such as 'en', got {type(lang).__name__}")
-    if lang.lower() == "en":
-        return None
-    from bert_score.utils import lang2model
-
-    from course_lib.model import EMBEDDED_MODEL, ModelNotAvailableError
-
-    raise ModelNotAvailableError(
-        f"No model for lang={lang!r} is available offline: the course embeds one English model "
-        f"({EMBEDDED_MODEL}). bert-score would use {lang2model[lang.lower()]!r}; if you have it (or "
-        "another model for this language) on disk, pass model_type='<name or directory>' and "
-        "num_layers=<layer>.")

@@ -39,19 +39,21 @@ def best_matches(sim: torch.Tensor):
 
 
 def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights,
-                 cand_special=None, ref_special=None, exclude_special: bool = False):
+                 cand_special=None, ref_special=None, exclude_special: bool = False,
+                 unit_length: bool = False):
     """Precision, recall and F1 of a batch of (candidate, reference) pairs.
 
     cand_emb [batch, cand_len, dim], ref_emb [batch, ref_len, dim] (layer vectors)
     cand_mask, cand_weights, cand_special [batch, cand_len]; likewise for ref.
     Masks are True for real tokens; weights are 0 at padding and at [CLS]/[SEP].
     `exclude_special=True` also removes [CLS]/[SEP] as match targets.
-    Returns P, R, F, each [batch].
+    `unit_length=True`: the vectors already have length 1 (the fast engine stores them so).
+    Returns P, R, F, each [batch] (or [n_layers + 1, batch] for vectors of every layer).
     """
     if exclude_special:
         cand_mask = cand_mask & ~cand_special
         ref_mask = ref_mask & ~ref_special
-    sim = masked_cosine_matrix(cand_emb, ref_emb, cand_mask, ref_mask)
+    sim = masked_cosine_matrix(cand_emb, ref_emb, cand_mask, ref_mask, unit_length)
     best_for_cand, best_for_ref = best_matches(sim)
     # padding rows/columns are all -inf; their weight is 0, but 0 * -inf is NaN
     best_for_cand = best_for_cand.masked_fill(~cand_mask, 0.0)

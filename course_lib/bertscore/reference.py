@@ -13,24 +13,26 @@ import warnings
 
 import torch
 
-from course_lib.bertscore.baseline import default_baseline_path, layer_baseline, rescale
-from course_lib.bertscore.embeddings import embed
+from course_lib.bertscore.baseline import baseline_file, read_baseline, rescale
+from course_lib.bertscore.embeddings import embed, encode_all
 from course_lib.bertscore.idf import idf_weights, token_weights, uniform_weights
-from course_lib.bertscore.inputs import check_idf, check_inputs, check_layer
+from course_lib.bertscore.inputs import check_idf, check_idf_covers, check_inputs
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 from course_lib.bertscore.similarity import cosine_matrix
-from course_lib.model import load, num_layers_of
+from course_lib.model import check_layer, choose_model, load, num_layers_of
 
 
 def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False,
-                        rescale_with_baseline=False, baseline_path=None):
+                        rescale_with_baseline=False, baseline_path=None, lang=None):
     """BERTScore P, R, F of each candidate against its reference(s): three tensors [N].
 
     cands: list of str; refs: list of str, or of lists of str (several references).
+    model_type, lang: as in `course_lib.score` (None or lang="en": the embedded model).
     num_layers: the hidden state to use (0 = embedding output; None = the model's default).
     idf: False (every token weighs 1), True (idf from the references) or {token id: weight}.
     """
     cands, groups = check_inputs(cands, refs)
+    model_type = choose_model(model_type, lang)  # None: the embedded model, however it was named
     tokenizer, model = load(model_type)
     layer = check_layer(num_layers, model_type, num_layers_of(model))
     all_refs = [r for group in groups for r in group]
@@ -38,14 +40,17 @@ def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False
         weights = idf_weights(all_refs, tokenizer)
     else:  # 1 per token ([CLS] and [SEP]: 0), or the caller's own {token id: weight}
         weights = uniform_weights(tokenizer) if idf is False or idf is None else idf
-        check_idf(weights, cands + all_refs, tokenizer)  # finite weights >= 0, for every token id
+        check_idf(weights)  # finite weights >= 0 ...
+        check_idf_covers(weights, cands + all_refs, tokenizer,  # ... for every token id
+                         lambda texts: encode_all(tokenizer, texts, warn=False))
     scores = []
     for cand, group in zip(cands, groups):
         prf = torch.stack([pair_score(cand, ref, model_type, layer, weights) for ref in group])
         scores.append(prf.max(dim=0).values)  # best P, best R, best F: each on its own
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)
     if rescale_with_baseline:
-        prf = rescale(prf, layer_baseline(baseline_path or default_baseline_path(model_type), layer))
+        baselines = read_baseline(baseline_file(baseline_path, model_type, lang), num_layers_of(model))
+        prf = rescale(prf, baselines[layer])
     return prf[:, 0], prf[:, 1], prf[:, 2]
 
 

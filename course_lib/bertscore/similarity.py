@@ -25,7 +25,8 @@ def pair_mask(cand_mask: torch.Tensor, ref_mask: torch.Tensor) -> torch.Tensor:
     return cand_mask.unsqueeze(-1) & ref_mask.unsqueeze(-2)
 
 
-def masked_cosine_matrix(cand, ref, cand_mask, ref_mask) -> torch.Tensor:
-    """`cosine_matrix` with padding pairs set to -inf, so a max never picks them."""
-    sim = cosine_matrix(cand, ref)
+def masked_cosine_matrix(cand, ref, cand_mask, ref_mask, unit_length: bool = False) -> torch.Tensor:
+    """`cosine_matrix` with padding pairs set to -inf, so a max never picks them.
+    unit_length=True: the vectors already have length 1, so their cosine is their dot product."""
+    sim = cand @ ref.transpose(-1, -2) if unit_length else cosine_matrix(cand, ref)
     return sim.masked_fill(~pair_mask(cand_mask, ref_mask), float("-inf"))

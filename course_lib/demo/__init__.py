@@ -24,9 +24,9 @@ from course_lib.demo.classset import (LABEL_COLORS, UNLABELLED, class_set_table,
                                       ranking_chart, ranking_html, short)
 from course_lib.demo.drawing import heatmap_html, long_text_html, scores_html, view_kind
 from course_lib.demo.presets import CLASS_SET, CUSTOM, PRESETS, halford, preset_of
-from course_lib.demo.inputs import (_SCORERS, IDF_CORPORA, MAX_CHARS, InputProblem, _stsb_sentences,
-                                    _wmt16_references, baseline_for, check_layer, check_text,
-                                    corpus_size, idf_for, max_tokens, scorer_for)
+from course_lib.demo.inputs import (IDF_CORPORA, MAX_CHARS, InputProblem, baseline_for, check_layer,
+                                    check_text, corpus_size, forget_idf, idf_for,
+                                    stsb_sentences, wmt16_references)
 from course_lib.demo.scoring import (PairView, Result, WorstMatch, analyze, clear_cache, summary_text,
                                      weakest, worst_line, worst_matches)
 from course_lib.demo.widgets import CSS_PREFIX, ClassView, Demo

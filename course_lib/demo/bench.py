@@ -10,7 +10,7 @@ import statistics
 import time
 
 from course_lib.demo.presets import PRESETS
-from course_lib.demo.scoring import _PAIRS, analyze, clear_cache
+from course_lib.demo.scoring import analyze, clear_cache
 from course_lib.model import DEFAULT_LAYER
 
 SHORT = ["lawyer / attorney", "cold / freezing", "red shoes: rouge slippers", "red shoes: blue socks"]
@@ -62,7 +62,7 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     'idf on/off', 'rescale on/off', 'new text', 'long text (330 words)', 'idf first time',
     'rank class set'. "Not cached" clears every embedded text and scored pair first.
     """
-    from course_lib.demo.inputs import _SCORERS, IDF_CORPORA, idf_for
+    from course_lib.demo.inputs import IDF_CORPORA, forget_idf, idf_for
     from course_lib.demo.widgets import ClassView, Demo
 
     now = _clock(clock)
@@ -80,11 +80,12 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
         out.setdefault(key, []).append((now() - start) * 1000)
 
     layer = lambda: setattr(demo.layer, "value", 6 if demo.layer.value != 6 else 2)  # noqa: E731
+    pairs_only = lambda: clear_cache(texts=False)  # noqa: E731
     for i in range(n):
         pair = PRESETS[SHORT[i % len(SHORT)]]
         timed("preset (not cached)", lambda: demo.fill(*pair), before=clear_cache)
-        timed("layer (texts cached)", layer, before=_PAIRS.clear)
-        timed("idf on/off", lambda: setattr(demo.idf, "value", not demo.idf.value), before=_PAIRS.clear)
+        timed("layer (texts cached)", layer, before=pairs_only)
+        timed("idf on/off", lambda: setattr(demo.idf, "value", not demo.idf.value), before=pairs_only)
         timed("rescale on/off", lambda: setattr(demo.rescale, "value", not demo.rescale.value))
         timed("new text", lambda: setattr(demo.candidate, "value", f"{pair[0]} ({i})"))
         timed("preset (cached)", lambda: demo.fill(*pair))
@@ -92,11 +93,9 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     text = long_text()
     for i in range(max(3, n // 5)):
         timed("long text (330 words)", lambda: setattr(demo.candidate, "value", f"{text} {i}"))
-    corpus = list(IDF_CORPORA)[0]
-    scorer = _SCORERS.pop(corpus)
+    forget_idf(list(IDF_CORPORA)[0])
     demo.idf.value = False
     timed("idf first time", lambda: setattr(demo.idf, "value", True))
-    _SCORERS.setdefault(corpus, scorer)
     view = ClassView()
     for _ in range(3):
         timed("rank class set", view.update, before=clear_cache)

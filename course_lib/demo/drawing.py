@@ -24,8 +24,9 @@ from functools import lru_cache
 import numpy as np
 import torch
 
+from course_lib.bertscore.pair import PairView, match_cells
 from course_lib.demo.notes import cjk_font, script_notes  # noqa: F401  (shown above the matrix)
-from course_lib.demo.scoring import PairView, Result, escape, weakest
+from course_lib.demo.scoring import Result, escape, weakest
 from course_lib.demo.style import (CSS, MARK_DARK, MARK_LIGHT, P_MARK, P_MARK_SMALL, R_MARK,  # noqa: F401
                                    R_MARK_SMALL, style_html)
 
@@ -92,14 +93,6 @@ def _bar(w: float, top: float, vertical: bool, px: int) -> str:
     return f'<div class="bar" style="{dim}"></div>'
 
 
-def _matches(view: PairView):
-    """Greedy matches as index sets: (i, argmax_j) for real candidate rows, (argmax_i, j) for
-    real reference columns ([CLS]/[SEP] weigh 0 and are sources of no match)."""
-    rows = {(i, j) for i, j in enumerate(view.sim.argmax(dim=1).tolist()) if view.cand_weights[i] > 0}
-    cols = {(i, j) for j, i in enumerate(view.sim.argmax(dim=0).tolist()) if view.ref_weights[j] > 0}
-    return rows, cols
-
-
 def heatmap_html(view: PairView, idf: bool) -> str:
     """The cosine matrix as an HTML table: rows = candidate tokens, columns = reference tokens.
 
@@ -111,7 +104,7 @@ def heatmap_html(view: PairView, idf: bool) -> str:
         return long_text_html(view, idf)
     numbers = kind == "numbers"
     bg, fg = cell_colors(view.sim)
-    rows, cols = _matches(view)
+    rows, cols = match_cells(view.sim, view.cand_weights, view.ref_weights)
     n_r = len(view.ref_tokens)
     sim = view.sim.tolist()
     top = float(max(view.cand_weights.max(), view.ref_weights.max()))
@@ -160,11 +153,11 @@ def legend(idf: bool) -> str:
     return f'<div class="bsd-legend">{items}{extra}</div>'
 
 
-def _text_spans(tokens, best, weights, bad: set[int], idf: bool) -> str:
+def _text_spans(tokens, special, best, weights, bad: set[int], idf: bool) -> str:
     bg, fg = cell_colors(best)
     spans = []
     for i, t in enumerate(tokens):
-        if t in ("[CLS]", "[SEP]", "<s>", "</s>"):
+        if special[i]:
             continue
         size = f";font-size:{70 + 60 * float(weights[i]) / float(weights.max()):.0f}%" if idf else ""
         cls = ' class="bad"' if i in bad else ""
@@ -179,10 +172,10 @@ def long_text_html(view: PairView, idf: bool, k: int = 5) -> str:
     n_c, n_r = len(view.cand_tokens), len(view.ref_tokens)
     worst_c, worst_r = weakest(view, "candidate", k), weakest(view, "reference", k)
     rows = []
-    for side, tokens, best, weights, worst in (
-            ("Candidate", view.cand_tokens, view.sim.max(dim=1).values, view.cand_weights, worst_c),
-            ("Reference", view.ref_tokens, view.sim.max(dim=0).values, view.ref_weights, worst_r)):
-        spans = _text_spans(tokens, best, weights, {w.index for w in worst}, idf)
+    for side, tokens, special, best, weights, worst in (
+            ("Candidate", view.cand_tokens, view.cand_special, view.sim.max(dim=1).values, view.cand_weights, worst_c),
+            ("Reference", view.ref_tokens, view.ref_special, view.sim.max(dim=0).values, view.ref_weights, worst_r)):
+        spans = _text_spans(tokens, special, best, weights, {w.index for w in worst}, idf)
         weak = ", ".join(f"<b>{escape(w.token)}</b> → {escape(w.best_match)} ({w.similarity:.2f})"
                          for w in worst)
         rows.append(f'<div class="bsd-text"><b>{side}</b> ({"precision" if side == "Candidate" else "recall"}'

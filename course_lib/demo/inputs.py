@@ -1,26 +1,31 @@
-"""The demo's settings and inputs: one `BERTScorer` per idf corpus (its idf weights computed
-once, the rescaling baseline read once), and the checks that turn bad input into a message for
-the audience (`InputProblem`)."""
+"""The demo's settings and inputs: the idf weights of each corpus (computed once, as
+`course_lib.BERTScorer` computes them), the rescaling baseline (read once, from the file
+`course_lib.score` reads), and the checks that turn bad input into a message for the audience
+(`InputProblem`)."""
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 
 import torch
 
-from course_lib.model import load, num_layers_of
+from course_lib.bertscore.baseline import baseline_file, read_baseline
+from course_lib.bertscore.embeddings import model_limit
+from course_lib.engine.store import corpus_idf
+from course_lib.model import check_layer as check_model_layer, load, num_layers_of
 
 # ---------------------------------------------------------------------------------------------
-# idf corpora and the rescaling baseline: held by one BERTScorer per corpus
+# idf corpora and the rescaling baseline
 # ---------------------------------------------------------------------------------------------
 
 
-def _wmt16_references() -> list[str]:
+def wmt16_references() -> list[str]:
     from course_lib.evaluation import datasets
 
     return sorted({t.strip() for t in datasets.wmt16()["ref"] if isinstance(t, str) and t.strip()})
 
 
-def _stsb_sentences() -> list[str]:
+def stsb_sentences() -> list[str]:
     from course_lib.evaluation import datasets
 
     df = datasets.stsb()
@@ -28,9 +33,9 @@ def _stsb_sentences() -> list[str]:
     return sorted({t.strip() for t in texts if isinstance(t, str) and t.strip()})
 
 
-IDF_CORPORA = {"WMT16 references": _wmt16_references, "STS-B sentences": _stsb_sentences}
-_SCORERS: dict = {}  # idf corpus name (None: no idf) -> BERTScorer
-_SCORERS_LOCK = threading.Lock()  # two threads asking at once build it once
+IDF_CORPORA = {"WMT16 references": wmt16_references, "STS-B sentences": stsb_sentences}
+_IDF: dict = {}  # idf corpus name -> its weights {token id: weight}
+_IDF_LOCK = threading.Lock()  # two threads asking at once compute them once
 
 
 def corpus_size(name: str) -> int:
@@ -39,36 +44,38 @@ def corpus_size(name: str) -> int:
 
 
 def idf_ready(name: str | None) -> bool:
-    """True when `scorer_for(name)` returns at once (no idf, or its idf computed before)."""
-    return name is None or name in _SCORERS
-
-
-def scorer_for(name: str | None):
-    """The demo's settings as a `course_lib.BERTScorer` (embedded model, every layer, the
-    course's baseline), with idf from the named corpus (None: no idf). Built once per corpus:
-    the idf over its M unique texts, idf(w) = log((M + 1) / (df(w) + 1)), is computed then.
-    The demo reads its settings (`idf_dict`, `baseline_vals`); it scores from its own cache of
-    embedded texts (`demo.scoring`), tested equal to this scorer's `.score()`."""
-    from course_lib.engine.bertscorer import BERTScorer
-
-    if name is not None and name not in IDF_CORPORA:
-        raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
-    with _SCORERS_LOCK:
-        if name not in _SCORERS:
-            sents = IDF_CORPORA[name]() if name is not None else None
-            _SCORERS[name] = BERTScorer(all_layers=True, idf=name is not None, idf_sents=sents,
-                                        rescale_with_baseline=True)
-        return _SCORERS[name]
+    """True when `idf_for(name)` returns at once (no idf, or its idf computed before)."""
+    return name is None or name in _IDF
 
 
 def idf_for(name: str | None):
-    """idf weights {token id: weight} of the named corpus (None: no idf): `scorer_for(name)`'s."""
-    return None if name is None else scorer_for(name).idf_dict
+    """idf weights {token id: weight} of the named corpus (None: no idf), computed once over its
+    M unique texts: idf(w) = log((M + 1) / (df(w) + 1)), as `BERTScorer(idf=True, idf_sents=...)`."""
+    if name is None:
+        return None
+    if name not in IDF_CORPORA:
+        raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
+    with _IDF_LOCK:
+        if name not in _IDF:
+            _IDF[name] = corpus_idf(IDF_CORPORA[name](), load()[0])
+        return _IDF[name]
+
+
+def forget_idf(name: str) -> None:
+    """Forget the idf weights of a corpus: the next `idf_for(name)` computes them again."""
+    with _IDF_LOCK:
+        _IDF.pop(name, None)
+
+
+@lru_cache(maxsize=1)
+def _baselines() -> torch.Tensor:
+    return read_baseline(baseline_file(None, None), num_layers_of(load()[1]))  # [n_layers + 1, 3]
 
 
 def baseline_for(layer: int) -> torch.Tensor:
-    """The course's (P, R, F) baseline [3] of the embedded model at `layer` (the scorer's)."""
-    return scorer_for(None).baseline_vals[layer, 0]
+    """The course's (P, R, F) baseline [3] of the embedded model at `layer`, from the file
+    `course_lib.score(..., rescale_with_baseline=True)` reads."""
+    return _baselines()[layer]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -82,13 +89,6 @@ class InputProblem(ValueError):
     """Input the demo cannot score; str(err) is a message meant for the audience."""
 
 
-def max_tokens() -> int:
-    """Word pieces the model reads at most, [CLS] and [SEP] included (512 for MiniLM)."""
-    tokenizer, _ = load()
-    n = tokenizer.model_max_length
-    return n if n < 100_000 else 512
-
-
 def check_text(text, role: str = "candidate") -> str:
     """Return the stripped text, or raise InputProblem with a message saying what to change."""
     if not isinstance(text, str):
@@ -96,7 +96,8 @@ def check_text(text, role: str = "candidate") -> str:
     text = text.strip()
     if not text:
         raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).")
-    limit = max_tokens()
+    tokenizer, _ = load()
+    limit = model_limit(tokenizer)  # word pieces the model reads, [CLS] and [SEP] included
     if len(text) > MAX_CHARS:
         raise InputProblem(
             f"The {role} is very long ({len(text):,} characters). The model reads at most "
@@ -113,8 +114,10 @@ def check_text(text, role: str = "candidate") -> str:
 
 
 def check_layer(layer) -> int:
+    """`course_lib.model.check_layer`'s rule, its error worded for the audience."""
     _, model = load()
     n = num_layers_of(model)
-    if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer <= n:
-        raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.")
-    return layer
+    try:
+        return check_model_layer(layer, None, n)
+    except ValueError:
+        raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.") from None

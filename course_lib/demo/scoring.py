@@ -1,9 +1,10 @@
-"""The demo's state and scoring: input checks, idf corpora, the baseline, and one pair's result.
+"""The demo's scoring: the per-text cache, one pair's view and result (`analyze`), worst matches.
 
-Each text is embedded once, at every layer (`hidden_states(..., all_layers=True)`), and kept in a
-small cache; a layer, idf or rescaling change then only recomputes the cosine matrix and the
-greedy matching of `course_lib.bertscore` (a few ms), and a new text costs one forward pass of
-that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.py checks it).
+Input checks, idf corpora and the baseline are `course_lib.demo.inputs`. Each text is embedded
+once, at every layer (`hidden_states(..., all_layers=True)`), and kept in a small cache; a layer,
+idf or rescaling change then only recomputes the pair's view (`course_lib.bertscore.pair.view_of`:
+the cosine matrix and the taught greedy matching, a few ms), and a new text costs one forward
+pass of that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.py checks it).
 """
 from __future__ import annotations
 
@@ -15,10 +16,9 @@ from dataclasses import dataclass, field
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.embeddings import encode, hidden_states, special_mask
-from course_lib.bertscore.idf import token_weights, uniform_weights
-from course_lib.bertscore.matching import greedy_match
-from course_lib.bertscore.similarity import cosine_matrix
+from course_lib.bertscore.embeddings import encode, hidden_states
+from course_lib.bertscore.idf import uniform_weights
+from course_lib.bertscore.pair import PairView, view_of
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.demo.inputs import baseline_for, check_layer, check_text, idf_for
@@ -35,11 +35,9 @@ LONG_TEXT_THREADS = torch.get_num_threads()  # torch's own choice (one per core)
 
 @dataclass
 class Encoded:
-    """One text: ids [n], token strings, special-token mask [n], vectors [n_layers + 1, n, dim]."""
+    """One text: token ids [n] and the vectors of every layer [n_layers + 1, n, dim]."""
 
     ids: list[int]
-    tokens: list[str]
-    special: torch.Tensor
     layers: torch.Tensor = field(repr=False)
 
 
@@ -54,14 +52,11 @@ def _remember(cache: OrderedDict, key, value):
     return value
 
 
-def clear_cache() -> None:
-    """Forget every embedded text and scored pair (the idf corpora stay)."""
-    _TEXTS.clear()
+def clear_cache(texts: bool = True) -> None:
+    """Forget every scored pair and (texts=True) every embedded text; the idf corpora stay."""
+    if texts:
+        _TEXTS.clear()
     _PAIRS.clear()
-
-
-def is_cached(text: str) -> bool:
-    return text in _TEXTS
 
 
 @contextmanager
@@ -92,23 +87,7 @@ def encoded(text: str) -> Encoded:
     input_ids = torch.tensor([ids], device=device)
     with torch_threads(1 if len(ids) <= SHORT_TEXT else LONG_TEXT_THREADS):
         layers = hidden_states(model, input_ids, torch.ones_like(input_ids), all_layers=True)[:, 0].float().cpu()
-    special = special_mask(torch.tensor(ids), tokenizer)
-    return _remember(_TEXTS, text, Encoded(ids, tokenizer.convert_ids_to_tokens(ids), special, layers))
-
-
-@dataclass
-class PairView:
-    """One pair at one layer: token labels, cosine matrix [cand_len, ref_len], token weights
-    (idf, or 1 with [CLS]/[SEP] at 0) and the raw P, R, F."""
-
-    cand_tokens: list[str]
-    ref_tokens: list[str]
-    sim: torch.Tensor
-    cand_weights: torch.Tensor
-    ref_weights: torch.Tensor
-    P: float
-    R: float
-    F: float
+    return _remember(_TEXTS, text, Encoded(ids, layers))
 
 
 def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None) -> PairView:
@@ -120,22 +99,13 @@ def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None
     tokenizer, _ = load()
     weights = idf_for(idf_corpus) or uniform_weights(tokenizer)
     c, r = encoded(candidate), encoded(reference)
-    c_w, r_w = torch.tensor(token_weights(c.ids, weights)), torch.tensor(token_weights(r.ids, weights))
-    c_emb, r_emb = c.layers[layer], r.layers[layer]
-    c_mask, r_mask = torch.ones(1, len(c.ids), dtype=torch.bool), torch.ones(1, len(r.ids), dtype=torch.bool)
-    P, R, F = greedy_match(c_emb[None], r_emb[None], c_mask, r_mask, c_w[None], r_w[None],
-                           c.special[None], r.special[None])
-    view = PairView(c.tokens, r.tokens, cosine_matrix(c_emb, r_emb), c_w, r_w,
-                    P.item(), R.item(), F.item())
+    view = view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
     return _remember(_PAIRS, key, view)
 
 
 # ---------------------------------------------------------------------------------------------
 # One pair: scores and worst matches
 # ---------------------------------------------------------------------------------------------
-
-_SPECIAL = {"[CLS]", "[SEP]", "<s>", "</s>"}
-
 
 @dataclass
 class WorstMatch:
@@ -173,10 +143,11 @@ def weakest(view: PairView, side: str, k: int = 1) -> list[WorstMatch]:
     Candidate side: sorted by max_j sim[i, j] (the terms of P); reference side: by
     max_i sim[i, j] (the terms of R). [CLS]/[SEP] are skipped as sources, allowed as targets.
     """
-    sim, own, other = ((view.sim, view.cand_tokens, view.ref_tokens) if side == "candidate"
-                       else (view.sim.T, view.ref_tokens, view.cand_tokens))
+    sim, own, other, special = ((view.sim, view.cand_tokens, view.ref_tokens, view.cand_special)
+                                if side == "candidate" else
+                                (view.sim.T, view.ref_tokens, view.cand_tokens, view.ref_special))
     best, arg = sim.max(dim=1)
-    real = torch.tensor([t not in _SPECIAL for t in own])
+    real = ~special
     best = best.masked_fill(~real, float("inf"))
     order = torch.argsort(best, stable=True)[: min(k, int(real.sum()))].tolist()
     return [WorstMatch(side, own[i], other[int(arg[i])], float(best[i]), i) for i in order]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import warnings
 
-from course_lib.bertscore.baseline import read_baseline
-from course_lib.bertscore.idf import idf_from_ids
-from course_lib.bertscore.inputs import check_count, check_idf, check_layer, choose_model
-from course_lib.engine.fast_tokenizer import encode_many
-from course_lib.engine.scorer import _baseline_file, _hf_fast_tokenizer, score
+from course_lib.bertscore.baseline import baseline_file, read_baseline
+from course_lib.bertscore.inputs import check_count, check_idf, idf_is_weights
+from course_lib.engine.fast_tokenizer import hf_fast_tokenizer
 from course_lib.engine.hash import bert_score_hash, bert_score_model_name
-from course_lib.model import load, num_layers_of
+from course_lib.engine.scorer import score
+from course_lib.engine.store import corpus_idf
+from course_lib.model import check_layer, choose_model, load, num_layers_of
 
 
 class BERTScorer:
@@ -45,16 +45,16 @@ class BERTScorer:
         check_idf(idf)
         self._tokenizer, self._model = load(self._model_arg, device)  # cached: loaded once per process
         if use_fast_tokenizer:
-            self._tokenizer = _hf_fast_tokenizer(self._model_arg)
+            self._tokenizer = hf_fast_tokenizer(self._model_arg)
         self._num_layers = check_layer(num_layers, self._model_arg, num_layers_of(self._model))
-        self._idf_dict = idf if isinstance(idf, dict) else None
+        self._idf_dict = idf if idf_is_weights(idf) else None
         if idf_sents is not None:
             self.compute_idf(idf_sents)
         self.use_custom_baseline = baseline_path is not None
         self._baseline_path = baseline_path
         self.baseline_path = self._baseline_vals = None
         if rescale_with_baseline:  # a missing or bad file: an error now, not after scoring
-            self.baseline_path = _baseline_file(baseline_path, self._model_arg, lang)
+            self.baseline_path = baseline_file(baseline_path, self._model_arg, lang)
             table = read_baseline(self.baseline_path, num_layers_of(self._model))
             self._baseline_vals = table[:, None] if all_layers else table[self._num_layers]
 
@@ -88,33 +88,57 @@ class BERTScorer:
             raise TypeError("compute_idf expects a list of strings")
         if self._idf_dict is not None:
             warnings.warn("Overwriting the previous importance weights.", stacklevel=2)
-        self._idf_dict = idf_from_ids(encode_many(self._tokenizer, list(sents))[0])
+        self._idf_dict = corpus_idf(sents, self._tokenizer)
 
-    def score(self, cands, refs, verbose=False, batch_size=64, return_hash=False):
+    def score(self, cands, refs, verbose=False, batch_size=64, return_hash=False, *, exclude_special=False):
         """P, R, F [N] of each candidate against its reference(s); with return_hash=True,
-        ((P, R, F), hash). `batch_size` is this call's (bert-score ignores the constructor's)."""
+        ((P, R, F), hash). `batch_size` is this call's (bert-score ignores the constructor's).
+        exclude_special: as in `course_lib.score` (course-only, keyword-only)."""
         if self._idf and self._idf_dict is None:
             raise ValueError("idf=True but no idf weights: pass idf_sents=[...] to BERTScorer or call "
                              ".compute_idf(sents) first (bert-score asserts 'IDF weights are not computed').")
-        out = score(cands, refs, self._model_arg, self._num_layers, verbose,
-                    self._idf_dict if self._idf else False, self.device, batch_size, self.nthreads,
-                    self.all_layers, self._lang, False, self._rescale_with_baseline, self._baseline_path,
-                    self._use_fast_tokenizer)
+        out = score(cands, refs, model_type=self._model_arg, num_layers=self._num_layers, verbose=verbose,
+                    idf=self._idf_dict if self._idf else False, device=self.device, batch_size=batch_size,
+                    nthreads=self.nthreads, all_layers=self.all_layers, lang=self._lang,
+                    rescale_with_baseline=self._rescale_with_baseline, baseline_path=self._baseline_path,
+                    use_fast_tokenizer=self._use_fast_tokenizer, exclude_special=exclude_special)
         return (out, self.hash) if return_hash else out
 
     def plot_example(self, candidate: str, reference: str, fname: str = ""):
-        """The course's heatmap of token cosines at this scorer's layer (rows = candidate,
-        columns = reference), best matches marked. fname: also save it there. Returns (ax, view)."""
+        """A heatmap of the token cosines at this scorer's layer (rows = candidate, columns =
+        reference, [CLS]/[SEP] included), P, R and F in the title. fname: also save it there.
+        Returns (ax, view), view a `course_lib.bertscore.pair.PairView`. It is drawn here, as
+        bert-score draws its own: the engine imports nothing from `course_lib.teaching` (above
+        it), whose `similarity_heatmap` draws the same view with the greedy matches marked."""
         import matplotlib.pyplot as plt
 
-        from course_lib.teaching.plots import similarity_heatmap
+        from course_lib.bertscore.embeddings import embed
+        from course_lib.bertscore.idf import uniform_weights
+        from course_lib.bertscore.pair import view_of
 
         if not isinstance(candidate, str) or not isinstance(reference, str):
             raise TypeError("plot_example expects two strings: a candidate and a reference")
-        ax, view = similarity_heatmap(candidate, reference, self._model_arg, self._num_layers,
-                                      self._idf_dict if self._idf else None)
+        tokenizer, _ = load(self._model_arg, self.device)
+        c, r = (embed([text], self._model_arg, self._num_layers, self.device) for text in (candidate, reference))
+        weights = self._idf_dict if self._idf and self._idf_dict is not None else uniform_weights(tokenizer)
+        view = view_of(tokenizer, c.input_ids[0].tolist(), r.input_ids[0].tolist(), c.embeddings[0],
+                       r.embeddings[0], weights)
+        n_c, n_r = view.sim.shape
+        fig, ax = plt.subplots(figsize=(max(5, 0.55 * n_r + 2.5), max(3.5, 0.45 * n_c + 1.5)))
+        image = ax.imshow(view.sim.numpy(), cmap="viridis", vmin=0, vmax=1)
+        fig.colorbar(image, ax=ax, label="cosine similarity")
+        ax.set_xticks(range(n_r), view.ref_tokens, rotation=45, ha="right")
+        ax.set_yticks(range(n_c), view.cand_tokens)
+        for i in range(n_c):
+            for j in range(n_r):
+                value = float(view.sim[i, j])
+                ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if value < 0.5 else "black")
+        ax.set_xlabel("reference tokens")
+        ax.set_ylabel("candidate tokens")
+        ax.set_title(f"P = {view.P:.3f}   R = {view.R:.3f}   F = {view.F:.3f}")
         if fname:
-            plt.savefig(fname, dpi=100, bbox_inches="tight")
+            fig.savefig(fname, dpi=100, bbox_inches="tight")
         return ax, view
 
     def __repr__(self) -> str:

@@ -27,20 +27,18 @@ from dataclasses import dataclass
 
 import torch
 
-from course_lib.bertscore.embeddings import _max_length, _needs_prefix_space, hidden_states, pad, special_mask
+from course_lib.bertscore.baseline import baseline_file, read_baseline, rescale
+from course_lib.bertscore.embeddings import hidden_states, model_limit, needs_prefix_space, pad, special_mask
 from course_lib.bertscore.idf import token_weights, uniform_weights
+from course_lib.bertscore.inputs import check_count, check_inputs
 from course_lib.bertscore.matching import greedy_match
-from course_lib.model import default_layer, load
-
-
-def model_limit(tokenizer) -> int:
-    """L: the number of positions the model reads at once ([CLS] and [SEP] included)."""
-    return _max_length(tokenizer)
+from course_lib.engine.store import SentenceStore
+from course_lib.model import check_layer, choose_model, default_layer, load, num_layers_of
 
 
 def word_pieces(tokenizer, text: str) -> list[int]:
     """Token ids of the whole text, without [CLS]/[SEP] and without truncation."""
-    extra = {"add_prefix_space": True} if _needs_prefix_space(tokenizer) else {}
+    extra = {"add_prefix_space": True} if needs_prefix_space(tokenizer) else {}
     return tokenizer.convert_tokens_to_ids(tokenizer.tokenize(text.strip(), **extra))
 
 
@@ -133,18 +131,21 @@ def embed_long(text: str, model_type=None, layer: int | None = None, size: int |
 
 def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers: int | None = None,
                   size: int | None = None, overlap: int = 64, rescale_with_baseline: bool = False,
-                  baseline_path=None, batch_size: int = 64):
+                  baseline_path=None, batch_size: int = 64, lang=None):
     """BERTScore P, R, F [N] of each (candidate, reference) pair, every text embedded whole
-    with `embed_long` (no truncation). No idf (every token weighs 1, [CLS]/[SEP] 0).
-    Texts that fit in one window are embedded in batches, as `course_lib.score` does, so for
-    them the result equals `course_lib.score(cands, refs)`."""
-    from course_lib.bertscore.baseline import default_baseline_path, layer_baseline, rescale
-    from course_lib.engine.scorer import SentenceStore
-
-    if len(cands) != len(refs):
-        raise ValueError(f"cands and refs must have the same length: {len(cands)} vs {len(refs)}")
+    with `embed_long` (no truncation). No idf (every token weighs 1, [CLS]/[SEP] 0); one
+    reference per candidate. Inputs are checked as `course_lib.score` checks them. Texts that
+    fit in one window are embedded in batches, as `course_lib.score` does, so for them the
+    result equals `course_lib.score(cands, refs)`."""
+    cands, groups = check_inputs(cands, refs)
+    if any(len(g) != 1 for g in groups):
+        raise TypeError("chunked_score takes one reference (a str) per candidate")
+    refs, batch_size = [g[0] for g in groups], check_count(batch_size, "batch_size")
+    model_type = choose_model(model_type, lang)
     tokenizer, model = load(model_type)
-    layer = default_layer(model_type) if num_layers is None else num_layers
+    layer = check_layer(num_layers, model_type, num_layers_of(model))
+    if rescale_with_baseline:  # fail before the expensive part
+        baselines = read_baseline(baseline_file(baseline_path, model_type, lang), num_layers_of(model))
     weights = uniform_weights(tokenizer)
     limit = model_limit(tokenizer) - 2 if size is None else size
     texts = list(dict.fromkeys(list(cands) + list(refs)))
@@ -169,5 +170,5 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
         scores.append(torch.stack(greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp), -1)[0])
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)  # [N, 3]
     if rescale_with_baseline:
-        prf = rescale(prf, layer_baseline(baseline_path or default_baseline_path(model_type), layer))
+        prf = rescale(prf, baselines[layer])
     return prf[:, 0], prf[:, 1], prf[:, 2]

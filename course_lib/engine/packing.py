@@ -24,11 +24,6 @@ def _layer_owner(model):
     return None, None
 
 
-def _layer_list(model):
-    """The module holding the ModuleList of transformer layers, or None."""
-    return _layer_owner(model)[1]
-
-
 _VIEWS: dict = {}  # (id(model), k) -> (model, its first-k-layers view)
 _VIEWS_LOCK = threading.Lock()
 

@@ -20,7 +20,7 @@ WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and grouped and ordered to
 WINDOW_CHARS = 1 << 22
 
 
-def windows(flat_cands, flat_refs):
+def pair_windows(flat_cands, flat_refs):
     """(start, stop) of consecutive windows of pairs: at most `WINDOW_PAIRS` pairs and (unless
     one pair alone is longer) at most `WINDOW_CHARS` characters of text."""
     start, stop, chars = 0, 0, 0
@@ -61,19 +61,19 @@ def pair_groups(pairs: range, flat_cands, flat_refs, size: dict) -> list[list[in
     return [sorted(groups[g], key=by_candidate) for g in sorted(groups, key=lambda g: -longest[g])]
 
 
-def chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
+def chunks(tokenizer, flat_cands, flat_refs, floats_per_token):
     """Cut the pairs into chunks whose unique sentences' vectors fit `STORE_FLOATS` floats
-    (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids) per chunk.
+    (and at most `CHUNK_PAIRS` pairs). Yields (pair indices, sentences, their ids, truncated)
+    per chunk: `truncated` counts the texts cut to the model's limit when a window was tokenized
+    (given with the window's first chunk, 0 with the others).
 
-    The pairs are read in windows (`windows`), each tokenized in one call (the number of
-    truncated texts is added to `truncated[0]`). Within a window they are taken in groups
-    (`pair_groups`): a group that fits in a chunk is never split; only a group larger than a
-    chunk is cut, pair by pair. Holds the ids of one window.
+    The pairs are read in windows (`pair_windows`), each tokenized in one call. Within a window
+    they are taken in groups (`pair_groups`): a group that fits in a chunk is never split; only
+    a group larger than a chunk is cut, pair by pair. Holds the ids of one window.
     """
-    for window, stop in windows(flat_cands, flat_refs):
+    for window, stop in pair_windows(flat_cands, flat_refs):
         todo = list(dict.fromkeys(flat_cands[window:stop] + flat_refs[window:stop]))
-        ids, count = encode_many(tokenizer, todo)
-        truncated[0] += count
+        ids, truncated = encode_many(tokenizer, todo)
         cache = dict(zip(todo, ids))
         size = {s: len(i) for s, i in cache.items()}
         chunk: dict[str, None] = {}  # the chunk's sentences, in order
@@ -90,14 +90,14 @@ def chunks(tokenizer, flat_cands, flat_refs, floats_per_token, truncated):
         for group in pair_groups(range(window, stop), flat_cands, flat_refs, size):
             for k in group:  # a group that fits in a fresh chunk starts one; a larger one is cut
                 if (k == group[0] and full(group)) or full([k]):
-                    yield pairs, list(chunk), [cache[s] for s in chunk]
-                    chunk, pairs, tokens = {}, [], 0
+                    yield pairs, list(chunk), [cache[s] for s in chunk], truncated
+                    chunk, pairs, tokens, truncated = {}, [], 0, 0
                 added = new_sentences([k])
                 chunk.update(dict.fromkeys(added))
                 tokens += sum(size[s] for s in added)
                 pairs.append(k)
         if pairs:
-            yield pairs, list(chunk), [cache[s] for s in chunk]
+            yield pairs, list(chunk), [cache[s] for s in chunk], truncated
 
 
 class Progress:

@@ -9,8 +9,6 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import matplotlib.patheffects as path_effects
 import matplotlib.pyplot as plt
 import numpy as np
@@ -18,28 +16,12 @@ import seaborn as sns
 import torch
 from matplotlib.patches import Rectangle
 
-from course_lib.bertscore.embeddings import embed, tokens
-from course_lib.bertscore.idf import token_weights, uniform_weights
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.embeddings import embed
+from course_lib.bertscore.idf import uniform_weights
+from course_lib.bertscore.pair import PairView, match_cells, match_targets, view_of
 from course_lib.model import load
-from course_lib.bertscore.similarity import cosine_matrix
 
-_SPECIAL = {"[CLS]", "[SEP]", "<s>", "</s>"}
 CMAP = "viridis"
-
-
-@dataclass
-class PairView:
-    """One candidate/reference pair, ready to draw: token labels, matrix, weights, scores."""
-
-    cand_tokens: list[str]
-    ref_tokens: list[str]
-    sim: torch.Tensor  # [cand_len, ref_len]
-    cand_weights: torch.Tensor
-    ref_weights: torch.Tensor
-    P: float
-    R: float
-    F: float
 
 
 def pair_view(candidate: str, reference: str, model_type=None, layer=None, weights=None,
@@ -49,43 +31,13 @@ def pair_view(candidate: str, reference: str, model_type=None, layer=None, weigh
     weights = uniform_weights(tokenizer) if weights is None else weights
     batch = embed([candidate, reference], model_type, layer)
     n_c, n_r = int(batch.mask[0].sum()), int(batch.mask[1].sum())
-    c_ids, r_ids = batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist()
-    c_emb, r_emb = batch.embeddings[0, :n_c], batch.embeddings[1, :n_r]
-    c_w = torch.tensor(token_weights(c_ids, weights))
-    r_w = torch.tensor(token_weights(r_ids, weights))
-    P, R, F = greedy_match(c_emb[None], r_emb[None], batch.mask[:1, :n_c], batch.mask[1:, :n_r],
-                           c_w[None], r_w[None], batch.special[:1, :n_c], batch.special[1:, :n_r],
-                           exclude_special)
-    return PairView(tokens(tokenizer, candidate), tokens(tokenizer, reference),
-                    cosine_matrix(c_emb, r_emb), c_w, r_w, P.item(), R.item(), F.item())
-
-
-def match_targets(view: PairView, exclude_special: bool = False) -> torch.Tensor:
-    """The matrix the maxima are taken over: `view.sim`, with [CLS]/[SEP] rows and columns set
-    to -inf when `exclude_special` (bert-score keeps them as targets)."""
-    targets = view.sim.clone()
-    if exclude_special:
-        c_sp = torch.tensor([t in _SPECIAL for t in view.cand_tokens])
-        r_sp = torch.tensor([t in _SPECIAL for t in view.ref_tokens])
-        targets[c_sp, :] = float("-inf")
-        targets[:, r_sp] = float("-inf")
-    return targets
+    return view_of(tokenizer, batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist(),
+                   batch.embeddings[0, :n_c], batch.embeddings[1, :n_r], weights, exclude_special)
 
 
 PRECISION_COLOR = "red"  # border of each row's maximum (candidate token -> best reference token)
 RECALL_COLOR = "white"  # inner frame of each column's maximum (reference token -> best candidate token)
 _INSET = 0.14  # how far the recall frame sits inside the cell, so both frames show on one cell
-
-
-def match_cells(targets: torch.Tensor, cand_weights, ref_weights) -> tuple[set, set]:
-    """The greedy matches of a matrix `targets` [cand_len, ref_len] as (row, column) cells.
-
-    Returns (precision_cells, recall_cells): {(i, argmax_j targets[i, j])} for each candidate
-    token i of weight > 0, and {(argmax_i targets[i, j], j)} for each reference token j of weight > 0.
-    """
-    rows = {(i, j) for i, j in enumerate(targets.argmax(dim=1).tolist()) if cand_weights[i] > 0}
-    cols = {(i, j) for j, i in enumerate(targets.argmax(dim=0).tolist()) if ref_weights[j] > 0}
-    return rows, cols
 
 
 def mark_matches(ax, targets: torch.Tensor, cand_weights, ref_weights, mark: str | None = "both"):

@@ -1,0 +1,61 @@
+"""Greedy matching of many pairs of stored sentences: the taught `greedy_match`, in batches.
+
+Pairs of similar lengths are gathered from the store into padded batches (`match_batches`), and
+each batch goes through `course_lib.bertscore.matching.greedy_match` as it is taught, told only
+that the stored vectors already have unit length. Several references: the best P, R and F.
+"""
+from __future__ import annotations
+
+import torch
+
+from course_lib.bertscore.matching import greedy_match
+from course_lib.engine.store import SentenceStore
+
+MATCH_FLOATS = 1 << 23  # the most gathered vector floats per matching batch (32 MB)
+
+
+def match_batches(cand_len: list[int], ref_len: list[int], dim: int, n_layers: int = 1,
+                  max_floats: int = MATCH_FLOATS) -> list[list[int]]:
+    """Group pair indices for matching: longest pairs first; each batch's gathered vectors,
+    rows × (longest candidate + longest reference) × dim × layers, stay within `max_floats`."""
+    order = sorted(range(len(cand_len)), key=lambda k: -(cand_len[k] + ref_len[k]))
+    batches, current, lc, lr = [], [], 0, 0
+    for k in order:
+        c, r = max(lc, cand_len[k]), max(lr, ref_len[k])
+        if current and (len(current) + 1) * (c + r) * dim * n_layers > max_floats:
+            batches.append(current)
+            current, c, r = [], cand_len[k], ref_len[k]
+        current.append(k)
+        lc, lr = c, r
+    return batches + [current] if current else batches
+
+
+def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: torch.Tensor,
+                exclude_special: bool) -> torch.Tensor:
+    """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
+    similar lengths -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]) P, R, F."""
+    cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
+    n_layers = store.vectors.shape[0] if store.all_layers else 1
+    out = None
+    for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers, MATCH_FLOATS):
+        batch = torch.tensor(batch)
+        c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
+        r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
+        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special,
+                               unit_length=True)
+        prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
+        if out is None:
+            out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
+        out[..., batch, :] = prf
+    return out
+
+
+def best_over_references(prf: torch.Tensor, counts: list[int]) -> torch.Tensor:
+    """[..., n_pairs, 3] scores of consecutive groups of pairs (sizes `counts`) ->
+    [..., n_groups, 3], the maximum of each column (P, R, F) within each group."""
+    counts = torch.tensor(counts)
+    group = torch.repeat_interleave(torch.arange(len(counts)), counts)
+    slot = torch.arange(len(group)) - (counts.cumsum(0) - counts)[group]
+    full = prf.new_full((*prf.shape[:-2], len(counts), int(counts.max()), 3), float("-inf"))
+    full[..., group, slot, :] = prf
+    return full.max(dim=-2).values

@@ -1,0 +1,93 @@
+"""Each unique sentence embedded once: the engine's store of token vectors, and its weights."""
+from __future__ import annotations
+
+import torch
+
+from course_lib.bertscore.embeddings import model_limit, warn_truncated
+from course_lib.bertscore.idf import idf_from_ids, uniform_weights, weight_of
+from course_lib.bertscore.inputs import idf_is_weights
+from course_lib.engine import packing
+from course_lib.engine.fast_tokenizer import encode_many
+
+
+def corpus_idf(texts: list[str], tokenizer):
+    """idf weights of a corpus: `bertscore.idf.idf_weights(texts, tokenizer)`, tokenized in one call."""
+    return idf_from_ids(encode_many(tokenizer, list(texts))[0])
+
+
+def resolve_weights(idf, flat_refs: list[str], tokenizer):
+    """idf=False -> 1 per token ([CLS]/[SEP] 0); True -> idf from the references; a Mapping -> as given.
+
+    idf=True tokenizes every reference here, in one call, and the chunks tokenize them again a
+    window at a time: keeping these ids for the chunks would hold every reference's ids for the
+    whole run, which streaming exists to avoid."""
+    if idf is False or idf is None:
+        return uniform_weights(tokenizer)
+    if idf is True:
+        return corpus_idf(flat_refs, tokenizer)
+    if idf_is_weights(idf):
+        return idf
+    raise TypeError(f"idf must be True, False or a dict of token weights, got {type(idf).__name__}")
+
+
+class SentenceStore:
+    """Each unique sentence embedded once: unit vectors packed end to end (no padding), with
+    the weight and the [CLS]/[SEP] flag of every token.
+
+    vectors [tokens, dim] (or [n_layers + 1, tokens, dim]); weight, special [tokens];
+    start, length [sentences]; `index` maps a sentence to its number.
+    """
+
+    def __init__(self, tokenizer, model, layer, weights, batch_size, all_layers: bool = False):
+        self.tokenizer, self.model, self.layer, self.all_layers = tokenizer, model, layer, all_layers
+        self.weights, self.batch_size = weights, batch_size
+        self.index: dict[str, int] = {}
+        self.vectors = self.weight = self.special = self.start = self.length = None
+
+    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None,
+            buffer: packing.Buffer | None = None):
+        """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
+        known. `progress`: a function called with each model batch's number of sentences.
+        `buffer`: memory to write the vectors into, reused from store to store (this store's
+        vectors are then valid only until the buffer's next use)."""
+        if self.start is not None:
+            raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
+        new = list(dict.fromkeys(sentences))
+        if ids is not None:
+            known = dict(zip(sentences, ids))
+            ids = [known[s] for s in new]
+        else:
+            ids, truncated = encode_many(self.tokenizer, new)
+            if truncated:
+                warn_truncated(truncated, model_limit(self.tokenizer))
+        packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
+                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers,
+                                      buffer)
+        self.weight, self.special = self._token_info(packed.ids)
+        self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
+        self.index = {s: k for k, s in enumerate(new)}
+
+    def _token_info(self, ids: torch.Tensor):
+        """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
+        distinct id."""
+        distinct, inverse = torch.unique(ids, return_inverse=True)
+        table = torch.tensor([weight_of(self.weights, i) for i in distinct.tolist()], dtype=torch.float32)
+        special_ids = [i for i in (self.tokenizer.cls_token_id, self.tokenizer.sep_token_id) if i is not None]
+        special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
+        return table.to(ids.device)[inverse], special
+
+    def gather(self, numbers: torch.Tensor):
+        """Padded tensors of the sentences numbered `numbers` [batch]: emb [batch, len, dim]
+        (or [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+        numbers = numbers.to(self.start.device)
+        length = self.length[numbers]
+        positions = torch.arange(int(length.max()), device=length.device)
+        mask = positions[None, :] < length[:, None]
+        rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
+        emb = self.vectors[:, rows] if self.all_layers else self.vectors[rows]
+        return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
+
+    def batch(self, sentences: list[str]):
+        """Padded tensors for a list of sentences: emb [batch, len, dim] (or
+        [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+        return self.gather(torch.tensor([self.index[s] for s in sentences]))
