@@ -137,13 +137,17 @@ def test_a_planted_leak_is_refused():
         evaluation.leave_one_pair_out(LPS, lambda train, test: np.zeros(len(test)), splits=leaky_splits)
 
 
-def test_wmt16_pairs_share_no_source_or_reference():
+def test_wmt16_pairs_share_no_source_but_some_references():
+    """Leave-one-pair-out never trains on a test source; but WMT16's English references come from
+    shared English documents: some test references were seen (with other translations) in training.
+    A known confound of the chapter's evaluation, kept visible here."""
     from course_lib.evaluation.datasets import wmt16
 
     df = wmt16()
-    for col in ("src", "ref"):
-        owners = df.groupby(col).lp.nunique()
-        assert owners.max() == 1, col
+    assert df.groupby("src").lp.nunique().max() == 1
+    shared = df.groupby("ref").lp.nunique()
+    assert (shared > 1).any()
+    assert df.ref.isin(shared[shared > 1].index).mean() < 0.5
 
 
 def test_correlation_interval_brackets_the_estimate():
