@@ -1,0 +1,38 @@
+"""The simplest learned metric: a linear (ridge) combination of scores the course already has.
+
+Columns of x, one row per (hypothesis, reference):
+    P0..P6, R0..R6, F0..F6   BERTScore at every layer (course_lib.score, all_layers=True)
+    chrF                     sacrebleu's sentence chrF (0..100)
+    length ratio             words in the hypothesis / words in the reference
+
+`regressor.fit_ridge` learns one weight per column from human scores.
+"""
+from __future__ import annotations
+
+import sacrebleu
+import torch
+
+from course_lib.learned.cache import cached
+
+
+def bertscore_all_layers(hypotheses: list[str], references: list[str], model_type: str | None = None) -> torch.Tensor:
+    """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F)."""
+    import course_lib
+    from course_lib.model import resolve
+
+    def compute():
+        return torch.stack(course_lib.score(list(hypotheses), list(references), model_type=model_type,
+                                            all_layers=True))
+
+    return cached("bertscore", (resolve(model_type), list(hypotheses), list(references)), compute)
+
+
+def baseline_features(hypotheses: list[str], references: list[str]) -> tuple[torch.Tensor, list[str]]:
+    """The ridge baseline's inputs -> (x [N, 3·layers + 2], column names)."""
+    prf = bertscore_all_layers(hypotheses, references)                      # [3, layers, N]
+    n_layers = prf.shape[1]
+    chrf = torch.tensor([sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hypotheses, references)])
+    ratio = torch.tensor([len(h.split()) / max(len(r.split()), 1) for h, r in zip(hypotheses, references)])
+    x = torch.cat([prf.reshape(3 * n_layers, -1).T, chrf[:, None], ratio[:, None]], dim=1)
+    names = [f"{s}{k}" for s in "PRF" for k in range(n_layers)] + ["chrF", "length ratio"]
+    return x.float(), names

@@ -1,0 +1,53 @@
+"""What COMET's estimator reads: one pooled vector per text, and the feature vector of a pair.
+
+Rei et al. (2020) pool the encoder's token vectors of the hypothesis h, the reference r and the
+source s into one vector each, and feed a regressor the concatenation
+
+    x = [h; r; h ⊙ r; |h − r|; h ⊙ s; |h − s|]        (⊙: element-wise product)
+
+h ⊙ r and |h − r| say where h and r agree, dimension by dimension (with unit vectors,
+Σ_k (h ⊙ r)_k is their cosine); h and r themselves let the regressor judge fluency and topic.
+Here the encoder is the course's model, frozen: the vectors are the mean-pooled hidden state of
+one layer (`course_lib.teaching.pooling`), scaled to unit length.
+"""
+from __future__ import annotations
+
+import torch
+
+from course_lib.learned.cache import cached
+from course_lib.model import resolve
+from course_lib.teaching.pooling import sentence_embeddings
+
+
+def pooled(texts: list[str], layer: int, model_type: str | None = None, batch_size: int = 64,
+           cache: bool = True) -> torch.Tensor:
+    """Unit-length mean-pooled vectors of hidden state `layer`, one per text -> [N, dim].
+
+    Each distinct text is embedded once (`pooling.sentence_embeddings`), in batches of similar
+    length (little padding, so the vectors do not depend on the batch beyond float rounding).
+    With `cache`, the result is kept on disk (`cache_dir()`) under a hash of the model, the
+    layer and the texts, and read back on the next call.
+    """
+    texts = list(texts)
+    if cache:
+        return cached("pooled", (resolve(model_type), layer, texts),
+                      lambda: pooled(texts, layer, model_type, batch_size, cache=False))
+    unique = sorted(set(texts), key=lambda t: (len(t), t))
+    vectors = {}
+    for start in range(0, len(unique), batch_size):
+        batch = unique[start:start + batch_size]
+        for text, v in zip(batch, sentence_embeddings(batch, model_type, layer=layer, normalize=True)):
+            vectors[text] = v
+    return torch.stack([vectors[t] for t in texts]) if texts else torch.empty(0, 0)
+
+
+def comet_features(h: torch.Tensor, r: torch.Tensor, s: torch.Tensor | None = None) -> torch.Tensor:
+    """COMET's estimator input.
+
+    h, r, s: [N, dim] pooled vectors of hypothesis, reference, source (s optional).
+    -> [N, 4·dim] = [h; r; h ⊙ r; |h − r|], or with s [N, 6·dim] (+ [h ⊙ s; |h − s|]).
+    """
+    parts = [h, r, h * r, (h - r).abs()]
+    if s is not None:
+        parts += [h * s, (h - s).abs()]
+    return torch.cat(parts, dim=-1)

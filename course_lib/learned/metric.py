@@ -1,0 +1,147 @@
+"""The learned metric end to end: train a head on WMT16 DA, save it, score new texts with it.
+
+    course_lib.learned.score(sources, hypotheses, references)  -> [N] predicted DA z-scores
+    course_lib.learned.train(layer=6, use_source=True, seed=0)  -> a Head (the shipped recipe)
+
+A head is the regressor's weights (safetensors) and its recipe (JSON): layer, source or not,
+width, epochs, learning rate, batch size, weight decay, seed, and the language pairs it saw.
+The package ships two, trained on all six WMT16 to-English pairs (course_lib/resources/learned,
+README there): `with_source` and `no_source`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from importlib.resources import files
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from course_lib.learned.features import comet_features, pooled
+from course_lib.learned.regressor import predict, regressor, train_loop
+
+HEADS = Path(str(files("course_lib.resources") / "learned"))
+PAIRS = ("cs-en", "de-en", "fi-en", "ro-en", "ru-en", "tr-en")
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """Everything that decides a head's weights (with the data and the machine)."""
+
+    layer: int = 6
+    use_source: bool = True
+    hidden: int = 16
+    epochs: int = 20
+    lr: float = 1e-3
+    batch_size: int = 32
+    weight_decay: float = 1e-4
+    seed: int = 0
+    pairs: tuple[str, ...] = PAIRS
+
+
+@dataclass
+class Head:
+    """A trained regressor and its recipe; `losses` is the training loss per epoch."""
+
+    model: nn.Module
+    recipe: Recipe
+    losses: list[float] = field(default_factory=list)
+
+
+def check_texts(optional=(), **named) -> int:
+    """Each argument must be a list (or tuple) of non-empty strings, all of the same length.
+
+    Pass them by name (`check_texts(hypotheses=..., references=...)`): errors name the argument.
+    Arguments named in `optional` may be None (skipped). Returns the common length.
+    """
+    lengths = {}
+    for name, texts in named.items():
+        if texts is None and name in optional:
+            continue
+        if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
+            raise TypeError(f"{name} must be a list of strings, got {type(texts).__name__}")
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"{name}[{i}] is {type(t).__name__}, expected a non-empty str")
+            if not t.strip():
+                raise ValueError(f"{name}[{i}] is empty: the learned metric needs text to read")
+        lengths[name] = len(texts)
+    if len(set(lengths.values())) > 1:
+        raise ValueError("the texts must come in aligned lists of the same length, got "
+                         + ", ".join(f"{len_} {name}" for name, len_ in lengths.items()))
+    return next(iter(lengths.values()), 0)
+
+
+def features_of(sources, hypotheses, references, layer: int, model_type=None) -> torch.Tensor:
+    """Pooled vectors of the three lists (sources may be None) -> features [N, 4·dim or 6·dim]."""
+    h = pooled(hypotheses, layer, model_type)
+    r = pooled(references, layer, model_type)
+    s = pooled(sources, layer, model_type) if sources is not None else None
+    return comet_features(h, r, s)
+
+
+def wmt16_data(layer: int, use_source: bool, pairs=PAIRS, df=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Features [N, D] and human z-scores [N] of WMT16 DA segments of `pairs`."""
+    from course_lib.evaluation.datasets import wmt16
+
+    df = wmt16() if df is None else df
+    df = df[df.lp.isin(pairs)]
+    x = features_of(df.src.tolist() if use_source else None, df.mt.tolist(), df.ref.tolist(), layer)
+    return x, torch.tensor(df.human_z.to_numpy(), dtype=torch.float32)
+
+
+def fit(x: torch.Tensor, y: torch.Tensor, recipe: Recipe) -> Head:
+    """A new regressor trained on (x [N, D], y [N]) by `train_loop` with the recipe's settings."""
+    model = regressor(x.shape[1], recipe.hidden, recipe.seed)
+    losses = train_loop(model, x, y, epochs=recipe.epochs, lr=recipe.lr, batch_size=recipe.batch_size,
+                        weight_decay=recipe.weight_decay, seed=recipe.seed)
+    return Head(model, recipe, losses)
+
+
+def train(recipe: Recipe | None = None, **settings) -> Head:
+    """Train a head on WMT16 DA: `train()` is the shipped `with_source` recipe;
+    `train(use_source=False)` the `no_source` one; any Recipe field can be given."""
+    recipe = Recipe(**{**asdict(recipe or Recipe()), **settings})
+    x, y = wmt16_data(recipe.layer, recipe.use_source, recipe.pairs)
+    return fit(x, y, recipe)
+
+
+def save_head(head: Head, path: Path) -> None:
+    """Write path.safetensors (weights) and path.json (recipe)."""
+    from safetensors.torch import save_file
+
+    path = Path(path)
+    save_file({k: v.contiguous() for k, v in head.model.state_dict().items()}, str(path.with_suffix(".safetensors")))
+    recipe = {**asdict(head.recipe), "pairs": list(head.recipe.pairs)}
+    path.with_suffix(".json").write_text(json.dumps(recipe, indent=2) + "\n", encoding="utf-8")
+
+
+def load_head(name_or_path: str | Path = "with_source") -> Head:
+    """A saved head: "with_source" / "no_source" (shipped) or a path (without suffix)."""
+    from safetensors.torch import load_file
+
+    path = HEADS / name_or_path if isinstance(name_or_path, str) and "/" not in name_or_path else Path(name_or_path)
+    fields = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    recipe = Recipe(**{**fields, "pairs": tuple(fields["pairs"])})
+    state = load_file(str(path.with_suffix(".safetensors")))
+    model = regressor(state["0.weight"].shape[1], recipe.hidden, recipe.seed)
+    model.load_state_dict(state)
+    return Head(model.eval(), recipe)
+
+
+def score(sources, hypotheses, references, head: Head | str | None = None, model_type=None) -> torch.Tensor:
+    """Predicted DA z-score of each hypothesis against its reference (and source) -> [N].
+
+    sources=None: the `no_source` head (or give `head`). Higher = better; the numbers are on the
+    scale of WMT16's z-scores (0 ≈ an average translation of 2016), not in [0, 1].
+    """
+    check_texts(optional=("sources",), sources=sources, hypotheses=hypotheses, references=references)
+    if head is None:
+        head = "with_source" if sources is not None else "no_source"
+    head = load_head(head) if isinstance(head, (str, Path)) else head
+    if head.recipe.use_source and sources is None:
+        raise ValueError("this head was trained with sources: pass sources=[...] (or a no_source head)")
+    x = features_of(sources if head.recipe.use_source else None, hypotheses, references, head.recipe.layer,
+                    model_type)
+    return predict(head.model, x)
