@@ -9,7 +9,9 @@ from scipy import stats
 
 from course_lib.evaluation import correlation
 from course_lib.course.checks import ch08
-from notebook_code import NOTEBOOKS, definition, passes, stub
+import course_lib
+from course_lib.lexical.rouge import rouge_l
+from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "08_human_agreement.ipynb"
 
@@ -70,7 +72,7 @@ def _auc_by_counting(scores, labels):
 
 
 def test_roc_auc_equals_pair_counting():
-    for scores, labels in ch08._auc_cases():
+    for _, scores, labels in ch08._auc_cases():
         assert correlation.roc_auc(scores, labels) == pytest.approx(_auc_by_counting(scores, labels), abs=1e-12)
     assert correlation.roc_auc([1, 2, 3, 4], [0, 0, 1, 1]) == 1.0
     assert correlation.roc_auc([1, 2, 3, 4], [1, 1, 0, 0]) == 0.0
@@ -137,6 +139,11 @@ def auc_ignoring_ties(scores, labels):
     return (pos[:, None] > neg[None, :]).mean()
 
 
+def auc_ties_count_one(scores, labels):
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    return (pos[:, None] >= neg[None, :]).mean()
+
+
 def accuracy_at_median(scores, labels):
     return ((scores > np.median(scores)) == labels).mean()
 
@@ -145,7 +152,7 @@ CODE_CASES = [
     ("def pearson_by_pair", "pearson_by_pair", ch08.check_8_1, [pooled_pearson, spearman_by_pair, always_lp]),
     ("def best_layer", "best_layer", ch08.check_8_2,
      [best_layer_position, best_layer_global_max, best_layer_most_wins, worst_layer]),
-    ("def auc", "auc", ch08.check_8_3, [auc_unnormalised, auc_swapped, auc_ignoring_ties, accuracy_at_median]),
+    ("def auc", "auc", ch08.check_8_3, [auc_unnormalised, auc_swapped, auc_ignoring_ties, auc_ties_count_one, accuracy_at_median]),
 ]
 
 
@@ -158,13 +165,45 @@ def test_code_exercise(marker, name, check, wrong, capsys):
 
 
 def test_question_8_4(capsys):
-    # the key is fixed in course_lib (measured by the notebook's bootstrap), not read from a table the student passes
-    assert ch08.ANSWER_8_4 in ch08.DIMENSIONS_8_4
-    assert passes(ch08.check_8_4, "coherence", capsys=capsys)
-    assert passes(ch08.check_8_4, " Coherence", capsys=capsys)
-    # planted wrong answers: the old key, the answer a doctored table gave, the other dimension, a metric, nothing
-    for wrong in (None, "consistency", "fluency", "relevance", "ROUGE-L", ""):
-        assert not passes(ch08.check_8_4, wrong, capsys=capsys), wrong
-    # a table can no longer change the key
-    with pytest.raises(TypeError):
-        ch08.check_8_4("fluency", pd.DataFrame({"fluency": [0.0]}))
+    key, f_drop, rouge_drop = ch08.expected_8_4()
+    # measured on fresh data (articles 51+): reversing the sentences costs ROUGE-L far more than BERTScore F
+    assert key == "ROUGE-L" and 0 < f_drop < rouge_drop / 3
+    summaries, refs = ch08.order_test_data()
+    assert len(summaries) == len(refs) == 40 and all(len(ch08.sentences(s)) >= 3 for s in summaries)
+    assert passes(ch08.check_8_4, "ROUGE-L", f_drop, capsys=capsys)
+    assert passes(ch08.check_8_4, " ROUGE-L", np.float32(f_drop), capsys=capsys)
+    # the notebook's solution cell computes both answers
+    ns = run_cells(NOTEBOOK, "answer_8_4, f_drop_8_4 = None, None", solution=True, ch08=ch08, np=np, course_lib=course_lib,
+                   rouge_l=rouge_l)
+    assert passes(ch08.check_8_4, ns["answer_8_4"], ns["f_drop_8_4"], capsys=capsys)
+    # planted wrong answers: the other metric, a dimension, nothing; the drop as a percentage, ROUGE-L's drop
+    # given for F, the absolute drop of rescaled F, no number
+    for answer, drop in (("BERTScore F", f_drop), ("coherence", f_drop), (None, f_drop), ("ROUGE-L", 100 * f_drop),
+                         ("ROUGE-L", rouge_drop), ("ROUGE-L", 3 * f_drop), ("ROUGE-L", None)):
+        assert not passes(ch08.check_8_4, answer, drop, capsys=capsys), (answer, drop)
+    # the chapter's call with hint=2 works (it raised TypeError before)
+    assert not passes(ch08.check_8_4, "BERTScore F", f_drop, 2, capsys=capsys)
+    ch08.check_8_4("BERTScore F", f_drop, hint=2)
+    assert "Code:" in capsys.readouterr().out
+
+
+def test_8_3_failure_names_the_case(capsys):
+    ch08.check_8_3(auc_ignoring_ties)
+    out = capsys.readouterr().out
+    assert "case 'the same scores rounded to integers (many ties, each tie counts 1/2)'" in out, out
+
+
+def test_question_8_5(capsys):
+    want = ch08.expected_8_5()
+    # measured: a positive linear map keeps all three, exp keeps the ranks only, squaring (x < 0 present) none
+    assert want == {"rescale": {"pearson", "spearman", "kendall"}, "exp": {"spearman", "kendall"}, "square": set()}
+    ns = run_cells(NOTEBOOK, "same_8_5 = None", solution=True, ch08=ch08, np=np, stats=stats)
+    assert passes(ch08.check_8_5, ns["same_8_5"], capsys=capsys)
+    assert passes(ch08.check_8_5, {"rescale": ["Pearson", "spearman", "kendall"], "exp": ("spearman", "kendall"),
+                                   "square": None}, capsys=capsys)
+    # planted: squaring treated as monotone (forgets x < 0), rescaling thought to change Pearson, exp thought
+    # linear, all the same everywhere, not a dict, a key missing
+    for wrong in ({**want, "square": {"spearman", "kendall"}}, {**want, "rescale": {"spearman", "kendall"}},
+                  {**want, "exp": {"pearson", "spearman", "kendall"}},
+                  {k: {"pearson", "spearman", "kendall"} for k in want}, None, {"rescale": want["rescale"]}):
+        assert not passes(ch08.check_8_5, wrong, capsys=capsys), wrong

@@ -34,10 +34,10 @@ def first_reference_only(cands, refs_lists):  # planted: ignores the other refer
 
 
 def test_9_1_best_reference():
-    assert ch09.check_best_reference_f(solution("best_reference_f"))
-    assert not ch09.check_best_reference_f(stub)
-    assert not ch09.check_best_reference_f(mean_over_references)
-    assert not ch09.check_best_reference_f(first_reference_only)
+    assert ch09.check_9_1(solution("best_reference_f"))
+    assert not ch09.check_9_1(stub)
+    assert not ch09.check_9_1(mean_over_references)
+    assert not ch09.check_9_1(first_reference_only)
 
 
 # ---------------------------------------------------------------- 9.2
@@ -53,11 +53,25 @@ def ci_of_one_system(f_a, f_b, seed=0):  # planted: the interval of system a's m
     return res.confidence_interval.low, res.confidence_interval.high
 
 
+def paired_t_interval(f_a, f_b, seed=0):  # planted: a t-interval, not a bootstrap
+    diff = np.asarray(f_a) - np.asarray(f_b)
+    ci = stats.ttest_1samp(diff, 0).confidence_interval(0.95)
+    return ci.low, ci.high
+
+
+def normal_interval(f_a, f_b, seed=0):  # planted: mean +- 1.96 standard errors
+    diff = np.asarray(f_a) - np.asarray(f_b)
+    se = diff.std(ddof=1) / np.sqrt(len(diff))
+    return diff.mean() - 1.96 * se, diff.mean() + 1.96 * se
+
+
 def test_9_2_paired_bootstrap():
-    assert ch09.check_paired_difference_ci(solution("paired_difference_ci"))
-    assert not ch09.check_paired_difference_ci(stub)
-    assert not ch09.check_paired_difference_ci(unpaired_ci)
-    assert not ch09.check_paired_difference_ci(ci_of_one_system)
+    assert ch09.check_9_2(solution("paired_difference_ci"))
+    assert not ch09.check_9_2(stub)
+    assert not ch09.check_9_2(unpaired_ci)
+    assert not ch09.check_9_2(ci_of_one_system)
+    assert not ch09.check_9_2(paired_t_interval)
+    assert not ch09.check_9_2(normal_interval)
 
 
 def test_9_2_any_correct_bootstrap_passes():
@@ -66,39 +80,81 @@ def test_9_2_any_correct_bootstrap_passes():
         res = stats.bootstrap((diff,), np.mean, n_resamples=3000, method="BCa", rng=np.random.default_rng(99))
         return res.confidence_interval.low, res.confidence_interval.high
 
-    assert ch09.check_paired_difference_ci(bca_other_seed)
+    assert ch09.check_9_2(bca_other_seed)
+
+    def percentile_by_hand(f_a, f_b, seed=0):  # the loop the chapter teaches
+        diff = np.asarray(f_a) - np.asarray(f_b)
+        rng = np.random.default_rng(seed)
+        means = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(4000)]
+        return np.quantile(means, 0.025), np.quantile(means, 0.975)
+
+    assert ch09.check_9_2(percentile_by_hand)
 
 
 # ---------------------------------------------------------------- 9.3
 
-def words_not_pieces(text, tokenizer):  # planted: counts words
+def words_not_pieces(text, tokenizer, limit):  # planted: counts words
     n = len(text.split())
-    return max(0, n - (tokenizer.model_max_length - 2)) / n
+    return max(0, n - (limit - 2)) / n if n else 0.0
 
 
-def forgets_special_tokens(text, tokenizer):  # planted: 512 word pieces fit
+def forgets_special_tokens(text, tokenizer, limit):  # planted: `limit` word pieces fit
     n = len(tokenizer.tokenize(text))
-    return max(0, n - tokenizer.model_max_length) / n
+    return max(0, n - limit) / n if n else 0.0
+
+
+def ignores_limit(text, tokenizer, limit):  # planted: always the model's own limit (the chapter's 512)
+    n = len(tokenizer.tokenize(text))
+    return max(0, n - (tokenizer.model_max_length - 2)) / n if n else 0.0
+
+
+def empty_text_crashes(text, tokenizer, limit):  # planted: divides by zero on an empty text
+    n = len(tokenizer.tokenize(text))
+    return max(0, n - (limit - 2)) / n
+
+
+def kept_not_lost(text, tokenizer, limit):  # planted: the share kept
+    n = len(tokenizer.tokenize(text))
+    return min(n, limit - 2) / n if n else 0.0
 
 
 def test_9_3_truncated_fraction():
     tokenizer, _ = load()
-    assert ch09.check_truncated_fraction(solution("truncated_fraction"), tokenizer)
-    assert not ch09.check_truncated_fraction(stub, tokenizer)
-    assert not ch09.check_truncated_fraction(words_not_pieces, tokenizer)
-    assert not ch09.check_truncated_fraction(forgets_special_tokens, tokenizer)
+    assert ch09.check_9_3(solution("truncated_fraction"), tokenizer)
+    assert not ch09.check_9_3(stub, tokenizer)
+    assert not ch09.check_9_3(words_not_pieces, tokenizer)
+    assert not ch09.check_9_3(forgets_special_tokens, tokenizer)
+    for bad in (ignores_limit, empty_text_crashes, kept_not_lost):
+        assert not ch09.check_9_3(bad, tokenizer), bad.__name__
 
 
 # ---------------------------------------------------------------- 9.4, 9.5
 
-def test_9_4_and_9_5_questions():
-    assert ch09.check_answer_9_4("recall") and ch09.check_answer_9_4(" Recall ")
-    assert not ch09.check_answer_9_4("precision")
-    assert not ch09.check_answer_9_4(None)
-    assert ch09.check_answer_9_5("numbers")
-    assert not ch09.check_answer_9_5("negation")
-    assert not ch09.check_answer_9_5("names")
-    assert not ch09.check_answer_9_5(None)
+def test_9_4_and_9_5_questions(capsys):
+    key, p_drop, r_drop = ch09.expected_9_4()
+    assert key == "recall" and p_drop > 0.1 and abs(r_drop) < p_drop / 4  # measured on the padded answers
+    assert ch09.check_9_4("recall", p_drop) and ch09.check_9_4(" Recall ", np.float32(p_drop))
+    ns = run_cells(NOTEBOOK, "answer_9_4, p_drop_9_4 = None, None", solution=True, ch09=ch09, course_lib=course_lib, np=np)
+    assert ch09.check_9_4(ns["answer_9_4"], ns["p_drop_9_4"])
+    # planted: the other half, no answer, the drop of R or of F given as P's, the drop with the sign flipped, none
+    for answer, drop in (("precision", p_drop), (None, p_drop), ("recall", r_drop), ("recall", -p_drop),
+                         ("recall", None), ("recall", 100 * p_drop)):
+        assert not ch09.check_9_4(answer, drop), (answer, drop)
+    ch09.check_9_4("precision", p_drop, hint=2)
+    assert "Code:" in capsys.readouterr().out
+    assert ch09.check_9_5("numbers")
+    assert not ch09.check_9_5("negation")
+    assert not ch09.check_9_5("names")
+    assert not ch09.check_9_5(None)
+
+
+def test_9_1_forbidden_call_message_is_consistent(capsys):
+    def library_does_it(cands, refs_lists):
+        return course_lib.score(cands, refs_lists)[2].tolist()
+
+    assert not ch09.check_9_1(library_does_it)
+    out = capsys.readouterr().out
+    assert "list of references per candidate" in out and "plain pairs" in out and "write it yourself" not in out
 
 
 # ---------------------------------------------------------------- long_text

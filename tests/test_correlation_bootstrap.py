@@ -85,3 +85,69 @@ def test_mean_ci_covers_the_mean():
     x = np.random.default_rng(7).normal(loc=2.0, size=50)
     low, high = correlation.mean_ci(x, seed=0)
     assert low < x.mean() < high
+
+
+# ---------------------------------------------------------------- the taught loops equal the vectorised functions
+
+def test_cluster_resamples_draw_what_cluster_weights_weigh():
+    clusters = np.array(["b", "a", "a", "c", "b", "c", "c"])
+    w = correlation.cluster_weights(clusters, 50, seed=3)
+    resamples = correlation.cluster_resamples(clusters, 50, seed=3)
+    for weights, rows in zip(w, resamples):
+        assert (np.bincount(rows, minlength=len(clusters)) == weights).all()
+
+
+def test_bootstrap_difference_loop_equals_vectorised():
+    rng = np.random.default_rng(8)
+    h = rng.normal(size=90)
+    a, b = h + rng.normal(size=90), h + 2 * rng.normal(size=90)
+    src = rng.integers(0, 40, size=90)
+    fast = correlation.bootstrap_difference(h, a, b, n_resamples=200, seed=4, clusters=src)
+    slow = correlation.bootstrap_difference_loop(h, a, b, clusters=src, n_resamples=200, seed=4)
+    assert (slow.delta, slow.low, slow.high) == pytest.approx((fast.delta, fast.low, fast.high), abs=1e-12)
+
+
+def test_bootstrap_auc_difference_loop_equals_vectorised():
+    rng = np.random.default_rng(9)
+    labels = rng.integers(0, 2, size=150)
+    a, b = np.round(labels + rng.normal(size=150), 1), np.round(rng.normal(size=150), 1)  # ties
+    for clusters in (None, np.arange(150) // 2):
+        fast = correlation.bootstrap_auc_difference(a, b, labels, clusters=clusters, n_resamples=200, seed=5)
+        slow = correlation.bootstrap_auc_difference_loop(a, b, labels, clusters=clusters, n_resamples=200, seed=5)
+        assert (slow.delta, slow.low, slow.high) == pytest.approx((fast.delta, fast.low, fast.high), abs=1e-12)
+
+
+def test_roc_auc_by_counting_equals_roc_auc():
+    rng = np.random.default_rng(10)
+    labels = rng.integers(0, 2, size=80)
+    scores = np.round(rng.normal(size=80) + labels, 1)
+    assert correlation.roc_auc_by_counting(scores, labels) == pytest.approx(correlation.roc_auc(scores, labels),
+                                                                            abs=1e-12)
+    assert correlation.roc_auc_by_counting([0.2, 0.9, 0.5, 0.5], [0, 1, 1, 0]) == pytest.approx(0.875)
+
+
+@pytest.fixture(scope="module")
+def summeval_like():
+    rng = np.random.default_rng(11)
+    df = pd.DataFrame({"doc_id": np.repeat([7, 3, 9, 1, 5, 2], 5), "system": np.tile(list("abcde"), 6)})
+    df["m"] = rng.normal(size=30) + np.tile(np.arange(5), 6) * 0.3
+    df["n"] = rng.normal(size=30)
+    df["h"] = np.round(df["m"] + rng.normal(size=30))  # ties
+    df.loc[df.doc_id == 9, "h"] = 2.0  # constant ratings in one document: NaN, left out
+    return df
+
+
+def test_system_level_bootstrap_loop_equals_vectorised(summeval_like):
+    fast = correlation.system_level_bootstrap(summeval_like, ["m", "n"], ["h"], n_resamples=40, seed=6)
+    slow = correlation.system_level_bootstrap_loop(summeval_like, ["m", "n"], ["h"], n_resamples=40, seed=6)
+    assert slow.shape == fast.shape == (40, 2, 1)
+    np.testing.assert_allclose(slow, fast, atol=1e-12)
+
+
+def test_summary_level_bootstrap_loop_equals_vectorised(summeval_like):
+    fast = correlation.summary_level_bootstrap(summeval_like, ["m", "n"], ["h"], n_resamples=40, seed=7)
+    slow = correlation.summary_level_bootstrap_loop(summeval_like, ["m", "n"], ["h"], n_resamples=40, seed=7)
+    assert fast.shape == (40, 2, 1)
+    np.testing.assert_allclose(slow, fast, atol=1e-12)
+    point = correlation.summary_level(summeval_like, ["m", "n"], ["h"])
+    assert fast.min(axis=0)[0, 0] <= point.loc["m", "h"] <= fast.max(axis=0)[0, 0]

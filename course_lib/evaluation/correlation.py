@@ -239,3 +239,120 @@ def system_level_bootstrap(df: pd.DataFrame, metrics: list[str], humans: list[st
     m = len(metrics)
     return np.stack([np.stack([kendall_tau_rows(means[i], means[m + h]) for h in range(len(humans))], axis=-1)
                      for i in range(m)], axis=1)
+
+
+def summary_level_bootstrap(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: str = "doc_id",
+                            method: str = "kendall", n_resamples: int = 1000, seed: int = 0) -> np.ndarray:
+    """Summary-level correlation with the documents resampled: [n_resamples, metrics, humans].
+
+    The per-document correlations are computed once ([documents, metrics, humans], documents in
+    sorted order); each resample draws the documents with replacement (`cluster_weights`) and takes
+    the mean of the drawn documents' values, leaving out NaN (constant ratings) as `summary_level` does.
+    """
+    _check_method(method)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        per_doc = np.stack([df.groupby(doc)[metrics].corrwith(df[h], method=method).to_numpy(dtype=float)
+                            for h in humans], axis=-1)  # [documents, metrics, humans]
+    w = cluster_weights(np.arange(len(per_doc)), n_resamples, seed)  # [B, documents]
+    ok = ~np.isnan(per_doc)
+    return (np.einsum("bd,dmh->bmh", w, np.nan_to_num(per_doc))
+            / np.einsum("bd,dmh->bmh", w, ok.astype(float)))
+
+
+# ---------------------------------------------------------------- the taught forms: plain loops
+# The functions above are vectorised (resampling weights, einsum). The loops below compute the same
+# numbers one resample at a time, the way the chapters explain them; tests/test_correlation_bootstrap.py
+# checks that both give equal results (same seed, same draws).
+
+def cluster_resamples(clusters, n_resamples: int, seed: int = 0) -> list[np.ndarray]:
+    """The row indices of each cluster-bootstrap resample (a list of n_resamples arrays).
+
+    One resample: draw as many clusters as there are, with replacement, and take all the rows of
+    each drawn cluster (a cluster drawn twice brings its rows twice). With one cluster per row this
+    is the ordinary bootstrap. Same draws as `cluster_weights` for the same seed.
+    """
+    clusters = np.asarray(clusters)
+    names = np.unique(clusters)  # the clusters, in sorted order
+    rows_of = [np.flatnonzero(clusters == name) for name in names]
+    rng = np.random.default_rng(seed)
+    resamples = []
+    for _ in range(n_resamples):
+        drawn = rng.integers(0, len(names), size=len(names))  # cluster numbers, with replacement
+        resamples.append(np.concatenate([rows_of[c] for c in drawn]))
+    return resamples
+
+
+def percentile_interval(values, confidence: float = 0.95) -> tuple[float, float]:
+    """The percentile interval: the middle `confidence` share of the resampled values
+    (for 95%: their 2.5th and 97.5th percentiles)."""
+    return _interval(np.asarray(values, dtype=float), confidence)
+
+
+def bootstrap_difference_loop(human, a, b, clusters=None, n_resamples: int = 1000, confidence: float = 0.95,
+                              seed: int = 0) -> Difference:
+    """`bootstrap_difference(..., method="pearson", clusters=...)` one resample at a time:
+    for each resample, r(a, human) - r(b, human) on the drawn rows; then the percentile interval."""
+    human, a, b = (np.asarray(x, dtype=float) for x in (human, a, b))
+    clusters = np.arange(len(human)) if clusters is None else clusters
+    diffs = []
+    for rows in cluster_resamples(clusters, n_resamples, seed):
+        diffs.append(stats.pearsonr(a[rows], human[rows]).statistic
+                     - stats.pearsonr(b[rows], human[rows]).statistic)
+    delta = stats.pearsonr(a, human).statistic - stats.pearsonr(b, human).statistic
+    return Difference(float(delta), *percentile_interval(diffs, confidence))
+
+
+def roc_auc_by_counting(scores, labels) -> float:
+    """ROC AUC by its definition: over every (positive, negative) pair, count 1 when the positive
+    scores higher, 1/2 for a tie, 0 otherwise; divide by the number of pairs. Equals `roc_auc`."""
+    positives = [s for s, y in zip(scores, labels) if y == 1]
+    negatives = [s for s, y in zip(scores, labels) if y == 0]
+    wins = 0.0
+    for p in positives:
+        for n in negatives:
+            wins += 1.0 if p > n else 0.5 if p == n else 0.0
+    return wins / (len(positives) * len(negatives))
+
+
+def bootstrap_auc_difference_loop(a, b, labels, clusters=None, n_resamples: int = 1000,
+                                  confidence: float = 0.95, seed: int = 0) -> Difference:
+    """`bootstrap_auc_difference` one resample at a time: AUC(a) - AUC(b) on the drawn rows."""
+    a, b, labels = np.asarray(a, dtype=float), np.asarray(b, dtype=float), np.asarray(labels)
+    clusters = np.arange(len(a)) if clusters is None else clusters
+    diffs = [roc_auc(a[rows], labels[rows]) - roc_auc(b[rows], labels[rows])
+             for rows in cluster_resamples(clusters, n_resamples, seed)]
+    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *percentile_interval(diffs, confidence))
+
+
+def system_level_bootstrap_loop(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: str = "doc_id",
+                                system: str = "system", n_resamples: int = 1000, seed: int = 0) -> np.ndarray:
+    """`system_level_bootstrap` one resample at a time: draw the documents with replacement, stack
+    their rows (a document drawn twice counts twice), and compute `system_level` (Kendall) on them."""
+    docs = df[doc].unique()
+    rows_of = {d: df[df[doc] == d] for d in docs}
+    rng = np.random.default_rng(seed)
+    taus = []
+    for _ in range(n_resamples):
+        drawn = docs[rng.integers(0, len(docs), size=len(docs))]
+        sample = pd.concat([rows_of[d] for d in drawn])
+        taus.append(system_level(sample, metrics, humans, system=system, method="kendall").to_numpy())
+    return np.stack(taus)
+
+
+def summary_level_bootstrap_loop(df: pd.DataFrame, metrics: list[str], humans: list[str], doc: str = "doc_id",
+                                 method: str = "kendall", n_resamples: int = 1000, seed: int = 0) -> np.ndarray:
+    """`summary_level_bootstrap` one resample at a time: one correlation per document, then, for each
+    resample, the mean over the drawn documents (NaN left out)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        warnings.simplefilter("ignore", RuntimeWarning)
+        per_doc = {h: df.groupby(doc)[metrics].corrwith(df[h], method=method) for h in humans}  # [documents, metrics]
+    n_docs = len(per_doc[humans[0]])
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_resamples):
+        drawn = rng.integers(0, n_docs, size=n_docs)
+        out.append(np.stack([per_doc[h].iloc[drawn].mean().to_numpy() for h in humans], axis=-1))
+    return np.stack(out)

@@ -3,6 +3,8 @@ course_lib.evaluation.correlation (pandas / scipy underneath), computed on sever
 rows and small tables built so that the usual shortcuts give a different answer."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -27,7 +29,7 @@ def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
 
 def check_8_1(pearson_by_pair, hint: int = 1) -> bool:
     """pearson_by_pair(df, metric, human="human_z", by="lp") -> Series of Pearson's r, one per group."""
-    pearson_by_pair = forbid(pearson_by_pair, "course_lib.evaluation.correlation")
+    pearson_by_pair = forbid(pearson_by_pair, "course_lib.evaluation.correlation.correlations")
 
     def test():
         for df, metric, human, by in _wmt_cases():
@@ -78,51 +80,164 @@ def check_8_2(best_layer, hint: int = 1) -> bool:
                code="return int(table.mean(axis=0).idxmax())", level=hint)
 
 
-def _auc_cases() -> list[tuple[np.ndarray, np.ndarray]]:
+def _auc_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(name, scores, labels) cases for 8.3; the name says what the case tests."""
     rng = np.random.default_rng(83)
     labels = rng.integers(0, 2, size=300)
     noisy = rng.normal(size=300) + labels
     ties = np.round(noisy)  # many ties: each counts 1/2
     perfect = np.arange(10.0)
-    return [(noisy, labels), (ties, labels), (-noisy, labels),
-            (perfect, (perfect >= 4).astype(int)), (perfect, (perfect < 4).astype(int)),
-            (np.array([1.0, 1.0, 1.0, 2.0]), np.array([0, 1, 1, 0]))]
+    return [("300 noisy scores", noisy, labels),
+            ("the same scores rounded to integers (many ties, each tie counts 1/2)", ties, labels),
+            ("the scores negated (positives score lower: AUC below 0.5)", -noisy, labels),
+            ("10 scores that separate perfectly (AUC 1)", perfect, (perfect >= 4).astype(int)),
+            ("10 scores that separate perfectly the wrong way (AUC 0)", perfect, (perfect < 4).astype(int)),
+            ("4 scores, three of them tied", np.array([1.0, 1.0, 1.0, 2.0]), np.array([0, 1, 1, 0]))]
+
+
+def _auc_library_functions() -> tuple[str, ...]:
+    names = ("course_lib.evaluation.correlation.roc_auc", "course_lib.evaluation.correlation.roc_auc_by_counting",
+             "course_lib.evaluation.correlation.weighted_roc_auc")
+    try:
+        import sklearn.metrics  # noqa: F401  (where installed, its roc_auc_score is the answer itself)
+        return names + ("sklearn.metrics.roc_auc_score",)
+    except ImportError:
+        return names
 
 
 def check_8_3(auc, hint: int = 1) -> bool:
     """auc(scores, labels) -> ROC AUC for labels 1 (positive) vs 0."""
-    auc = forbid(auc, "course_lib.evaluation.correlation")
+    auc = forbid(auc, *_auc_library_functions())
 
     def test():
-        for scores, labels in _auc_cases():
+        for name, scores, labels in _auc_cases():
             want = correlation.roc_auc(scores, labels)
             got = auc(scores.copy(), labels.copy())
             assert close(got, want, 1e-9), (
-                f"for {len(scores)} scores ({int(labels.sum())} positives) you return {float(got):.4f}, "
-                f"expected {want:.4f}")
+                f"case {name!r} ({len(scores)} scores, {int(labels.sum())} positives): you return "
+                f"{float(got):.4f}, expected {want:.4f}")
     return run("8.3", test, "AUC is the share of (positive, negative) pairs in which the positive scores "
                             "higher; ties count one half.",
                code="pos, neg = scores[labels == 1], scores[labels == 0]; return mannwhitneyu(pos, neg)"
                     ".statistic / (len(pos) * len(neg))", level=hint)
 
 
-#: 8.4's key: the quality on which BERTScore F trails ROUGE-1 and ROUGE-L at the summary level with a 95%
-#: bootstrap interval (over documents) below 0 — measured in notebooks/08_human_agreement.ipynb, section 4, whose
-#: solution cell derives its answer from that bootstrap and runs this check (so a change of data, model or code that
-#: moves the result fails the notebook). Fixed here, never read from the student's own table.
-ANSWER_8_4 = "coherence"
-DIMENSIONS_8_4 = ("relevance", "consistency", "fluency", "coherence")
+# ---------------------------------------------------------------- 8.4: does order matter? (fresh data)
+
+def sentences(text: str) -> list[str]:
+    """A SummEval summary's sentences (split after ., ! or ? followed by a space)."""
+    import re
+
+    return [s for s in re.split(r"(?<=[.!?])\s+", str(text).strip()) if s]
 
 
-def check_8_4(answer) -> bool:
-    """answer: the SummEval quality dimension on which BERTScore F trails ROUGE-1 and ROUGE-L at the summary
-    level with a bootstrap interval that excludes 0 (a string)."""
+def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
+    """Fresh data for 8.4: (summaries, references). One summary of at least three sentences for each of
+    the first n SummEval articles from article 51 on (chapter 08 scores only articles 1-50), against
+    that article's first reference."""
+    docs, summaries = datasets.summeval()
+    later = docs.iloc[50:]
+    part = summaries[summaries["doc_id"].isin(later["doc_id"])]
+    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)].groupby("doc_id").head(1).head(n)
+    first_ref = {d: refs[0] for d, refs in zip(docs["doc_id"], docs["refs"])}
+    return part["summary"].tolist(), [first_ref[d] for d in part["doc_id"]]
+
+
+@functools.lru_cache(maxsize=1)
+def expected_8_4() -> tuple[str, float, float]:
+    """(the metric with the larger mean relative drop, BERTScore F's mean relative drop, ROUGE-L's), when
+    each summary of `order_test_data` has its sentences in reverse order. Relative drop: (before - after) /
+    before, per summary, then the mean."""
+    import course_lib
+    from course_lib.lexical.rouge import rouge_l
+
+    summaries, refs = order_test_data()
+    reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
+    _, _, before = course_lib.score(summaries, refs)
+    _, _, after = course_lib.score(reversed_, refs)
+    f_drop = float(((before - after) / before).mean())
+    r_before = np.array([rouge_l(s, r).fmeasure for s, r in zip(summaries, refs)])
+    r_after = np.array([rouge_l(s, r).fmeasure for s, r in zip(reversed_, refs)])
+    rouge_drop = float(((r_before - r_after) / r_before).mean())
+    return ("ROUGE-L" if rouge_drop > f_drop else "BERTScore F"), f_drop, rouge_drop
+
+
+METRICS_8_4 = ("BERTScore F", "ROUGE-L")
+
+
+def check_8_4(answer, f_drop=None, hint: int = 1) -> bool:
+    """answer: the metric ("BERTScore F" or "ROUGE-L") whose score drops more, relative to its value, when
+    the sentences of the fresh summaries are reversed; f_drop: BERTScore F's mean relative drop."""
     def test():
-        assert answer is not None, "set answer_8_4 to one of " + ", ".join(map(repr, DIMENSIONS_8_4))
-        got = str(answer).strip().lower()
-        assert got in DIMENSIONS_8_4, f"{answer!r} is not a quality dimension: use one of {DIMENSIONS_8_4}"
-        assert got == ANSWER_8_4, (
-            f"on {got!r}, at least one of the two intervals (F - ROUGE-1, F - ROUGE-L) includes 0 or lies "
-            f"above it: read the 'high' column of summary_gap, it must be below 0 for both")
-    return run("8.4", test, "in section 4's table summary_gap, look for the dimension whose rows against "
-                            "ROUGE-1 and ROUGE-L both have a 95% interval entirely below 0.")
+        assert answer is not None, "set answer_8_4 to " + " or ".join(map(repr, METRICS_8_4))
+        got = str(answer).strip()
+        assert got in METRICS_8_4, f"{answer!r} is not one of the two metrics: use {METRICS_8_4}"
+        key, want_f, want_rouge = expected_8_4()
+        assert f_drop is not None, "set f_drop_8_4 to BERTScore F's mean relative drop (a number)"
+        value = float(f_drop)
+        assert abs(value) < 1, (f"f_drop_8_4 = {value:.3f}: a relative drop is (before - after) / before, "
+                                "a share, not a percentage")
+        assert abs(value - want_f) < 0.25 * abs(want_f) + 0.002, (
+            f"f_drop_8_4 = {value:.4f} is not BERTScore F's mean relative drop on order_test_data(): score the "
+            "original and the reversed summaries against the same references, (before - after) / before per "
+            "summary, then the mean")
+        assert got == key, (f"your f_drop_8_4 is right; now compute the same drop for ROUGE-L (rouge_l(s, r)"
+                            ".fmeasure) and compare the two")
+    return run("8.4", test, "greedy matching pairs each token with its best match wherever it stands; a longest "
+                            "common subsequence needs the tokens in the reference's order. Reverse the sentences, "
+                            "score before and after, and compare the relative drops.",
+               code="rev = [' '.join(ch08.sentences(s)[::-1]) for s in summaries]; before = course_lib.score("
+                    "summaries, refs)[2]; after = course_lib.score(rev, refs)[2]; f_drop_8_4 = float(((before - "
+                    "after) / before).mean()); the same with rouge_l(s, r).fmeasure", level=hint)
+
+
+# ---------------------------------------------------------------- 8.5: what each correlation sees (fresh data)
+
+CORRELATIONS_8_5 = ("pearson", "spearman", "kendall")
+TRANSFORMS_8_5 = {
+    "rescale": lambda x: (x - 0.36) / (1 - 0.36),  # baseline rescaling: a straight line with positive slope
+    "exp": np.exp,                                 # increasing, but curved
+    "square": np.square,                           # curved, and not increasing where x < 0
+}
+
+
+def data_8_5() -> tuple[np.ndarray, np.ndarray]:
+    """Fresh data for 8.5: 60 segments' metric scores x (some below 0, as rescaled scores can be) and
+    human scores y."""
+    rng = np.random.default_rng(85)
+    x = rng.uniform(-0.6, 0.9, 60)
+    return x, 2 * x + rng.normal(0.0, 0.3, 60)
+
+
+def expected_8_5() -> dict[str, set[str]]:
+    """For each transformation: the correlations with y that do not change when x is transformed."""
+    from scipy import stats
+
+    fns = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    x, y = data_8_5()
+    return {name: {c for c, fn in fns.items() if abs(fn(f(x), y).statistic - fn(x, y).statistic) < 1e-9}
+            for name, f in TRANSFORMS_8_5.items()}
+
+
+def check_8_5(answer, hint: int = 1) -> bool:
+    """answer: {"rescale": {...}, "exp": {...}, "square": {...}}, each the set of correlations
+    ("pearson", "spearman", "kendall") that stay the same under that transformation of x."""
+    def test():
+        assert isinstance(answer, dict), 'set same_8_5 to a dict: {"rescale": {...}, "exp": {...}, "square": {...}}'
+        assert set(answer) == set(TRANSFORMS_8_5), f"the dict's keys should be {sorted(TRANSFORMS_8_5)}"
+        want = expected_8_5()
+        for name in TRANSFORMS_8_5:
+            got = answer[name]
+            got = {got} if isinstance(got, str) else set(got or ())
+            got = {str(c).strip().lower() for c in got}
+            assert got <= set(CORRELATIONS_8_5), f"{name!r}: use names from {CORRELATIONS_8_5}"
+            missing, extra = want[name] - got, got - want[name]
+            assert not missing and not extra, (
+                f"{name!r}: " + "; ".join(
+                    [f"{', '.join(sorted(missing))} also stay(s) the same" for _ in [0] if missing]
+                    + [f"{', '.join(sorted(extra))} change(s)" for _ in [0] if extra]))
+    return run("8.5", test, "Pearson's r asks how well the points lie on a straight line; Spearman and Kendall "
+                            "look only at the order of the values. Which transformations keep the points on a line, "
+                            "which keep the order — for these x, some of which are below 0?",
+               code="x, y = ch08.data_8_5(); for each transformation f compare stats.pearsonr(f(x), y).statistic "
+                    "with stats.pearsonr(x, y).statistic (and spearmanr, kendalltau)", level=hint)
