@@ -44,3 +44,15 @@ def test_the_check_catches_a_missing_and_a_trivial_alt_text(tmp_path):
     cell.metadata["alt"] = cell.metadata["mystnb"]["image"]["alt"] = "heatmap"
     nbformat.write(nb, path)
     assert any("too short" in p for p in alt_text.problems(path))
+
+
+def test_setup_sets_a_colour_blind_safe_palette():
+    """After the chapters' setup(), matplotlib's colour cycle is seaborn's "colorblind" palette."""
+    import matplotlib
+    import seaborn as sns
+
+    from course_lib.teaching.notebook import setup
+
+    setup()
+    cycle = [matplotlib.colors.to_hex(c) for c in matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]]
+    assert cycle == sns.color_palette("colorblind").as_hex()
