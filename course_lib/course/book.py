@@ -35,7 +35,8 @@ TITLE = "BERTScore, hands-on"
 MAP_START, MAP_END = "<!-- COURSE-MAP:START -->", "<!-- COURSE-MAP:END -->"
 # the demo's screenshots (made by tests/test_demo_browser.py with DEMO_FIGURES=1), shown on its page
 DEMO_SCREENSHOTS = ("demo_screenshot", "demo_present")
-MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML"
+# the one combined configuration jupyter-server-mathjax ships; its only web font is STIX-Web (mathjax2_config)
+MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full"
 
 
 def chapters(notebooks: Path = NOTEBOOKS) -> list[Path]:
@@ -155,6 +156,10 @@ sphinx:
     language: "en"
     mathjax_path: "{mathjax_path}"
     mathjax3_config: null
+    mathjax2_config:
+      "HTML-CSS": {{"availableFonts": [], "preferredFont": null, "webFont": "STIX-Web", "imageFont": null}}
+      tex2jax: {{"processClass": "math|output_area|tex2jax_process|mathjax_process",
+                "ignoreClass": "tex2jax_ignore|mathjax_ignore|document"}}
     html_extra_path: ["_extra"]
     nb_ipywidgets_js: {{}}
     html_show_sphinx: false
