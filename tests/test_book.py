@@ -94,13 +94,49 @@ PAGE_FACTS = """() => {
 }"""
 
 
+class Pages(dict):
+    """{page name: facts (images, links, headings, axe violations, refused requests)}, each page
+    opened on first use (so `-k` on one page opens only that one); None for a missing page."""
+
+    def __init__(self, context, axe, refused):
+        super().__init__()
+        self.context, self.axe, self.refused = context, axe, refused
+
+    def __missing__(self, name):
+        self[name] = self.visit(name)
+        return self[name]
+
+    def visit(self, name):
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        path = HTML / f"{name}.html"
+        if not path.exists():
+            return None
+        page = self.context.new_page()
+        failed: list[str] = []
+        # a file that is not there (ERR_ABORTED is a request the page itself cancelled, e.g. a preload)
+        page.on("requestfailed", lambda r: r.url.startswith("file://") and "ERR_ABORTED" not in (r.failure or "")
+                and failed.append(f"{r.url} ({r.failure})"))
+        before = len(self.refused)
+        page.goto(path.as_uri(), wait_until="load")
+        try:  # pages with formulas: until MathJax has typeset them
+            page.wait_for_function(MATHJAX_DONE, timeout=60_000)
+            mathjax = "done"
+        except PlaywrightTimeout:
+            mathjax = "MathJax did not finish within 60 s"
+        info = page.evaluate(PAGE_FACTS)
+        # preload off: axe would re-read the style sheets with XHR, which file:// pages refuse (net::ERR_FAILED)
+        result = self.axe.run(page, options={"resultTypes": ["violations"], "preload": False})
+        info.update(mathjax=mathjax, failed=list(failed), refused=self.refused[before:],  # before close() aborts
+                    violations=[v for v in result.response["violations"] if v["impact"] in ("serious", "critical")])
+        page.close()
+        return info
+
+
 @pytest.fixture(scope="module")
 def pages(browser):
-    """{page name: facts (images, links, headings, axe violations, refused requests)}."""
     from axe_playwright_python.sync_playwright import Axe
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    axe = Axe()
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     refused: list[str] = []
 
@@ -112,35 +148,12 @@ def pages(browser):
             route.abort()
 
     context.route("**/*", route)
-    facts = {}
-    for name in page_names():
-        path = HTML / f"{name}.html"
-        if not path.exists():
-            facts[name] = None
-            continue
-        page = context.new_page()
-        failed: list[str] = []
-        page.on("requestfailed", lambda r, failed=failed: failed.append(r.url))
-        before = len(refused)
-        page.goto(path.as_uri(), wait_until="load")
-        try:  # pages with formulas: until MathJax has typeset them
-            page.wait_for_function(MATHJAX_DONE, timeout=60_000)
-            mathjax = "done"
-        except PlaywrightTimeout:
-            mathjax = "MathJax did not finish within 60 s"
-
-        info = page.evaluate(PAGE_FACTS)
-        result = axe.run(page)
-        info.update(mathjax=mathjax, failed=list(failed), refused=refused[before:],  # before close() aborts
-                    violations=[v for v in result.response["violations"] if v["impact"] in ("serious", "critical")])
-        facts[name] = info
-        page.close()
+    yield Pages(context, Axe(), refused)
     context.close()
-    return facts
 
 
-def test_every_page_is_there(pages):
-    missing = [name for name, info in pages.items() if info is None]
+def test_every_page_is_there(browser):
+    missing = [name for name in page_names() if not (HTML / f"{name}.html").exists()]
     assert not missing, f"pages missing from the book: {missing}"
 
 
