@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup lab test test-unit test-notebooks check student run figures bench demo present clean
+.PHONY: setup lab test test-unit test-notebooks check student run figures bench demo present book clean
 
 setup: $(STAMP)
 
@@ -93,6 +93,19 @@ demo: $(STAMP)
 ## make present: the presenter view, widgets only (Voila, 127.0.0.1, a token), for a projector
 present: $(STAMP)
 	$(PY) course_lib/demo/launch.py present
+
+## make book: the course as a static site in build/book/_build/html (open index.html; works offline,
+#   from disk). Built from the notebooks' stored outputs (nothing runs); the first time, installs the
+#   book's pinned packages (pyproject.toml's `book` extra) into .venv. BOOK_FLAGS=--strict: warnings
+#   are errors (CI).
+BOOK_STAMP := $(VENV)/.book-installed
+
+$(BOOK_STAMP): $(STAMP) pyproject.toml
+	$(PY) -c 'import course_lib.course.book as b; b.install()'
+	touch $(BOOK_STAMP)
+
+book: $(BOOK_STAMP)
+	$(PY) -m course_lib.course.book $(BOOK_FLAGS)
 
 clean:
 	rm -rf $(VENV)

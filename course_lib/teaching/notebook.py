@@ -17,6 +17,7 @@ from pathlib import Path
 from course_lib.paths import DATA, user_cache_dir
 
 FIGURES_ENV = "COURSE_FIGURES"
+PALETTE = "colorblind"  # seaborn's colour-blind-safe categorical palette, set by setup()
 
 
 def figures_dir() -> Path:
@@ -50,7 +51,10 @@ def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
     import matplotlib
     import seaborn as sns
 
-    sns.set_theme(style="whitegrid", context="notebook")
+    # Categorical colours: seaborn's "colorblind" palette, told apart with the common colour-vision
+    # deficiencies (matplotlib's default tab10 puts red beside green); heatmaps keep viridis. Series
+    # never differ by colour alone: give them markers, line styles or labels too.
+    sns.set_theme(style="whitegrid", context="notebook", palette=PALETTE)
     matplotlib.rcParams.update({"figure.figsize": figsize, "figure.dpi": dpi, "savefig.dpi": dpi,
                                 "savefig.bbox": "tight", "svg.hashsalt": "bertscore-course"})
 

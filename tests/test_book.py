@@ -1,0 +1,259 @@
+"""The course as a book (make book), read the way a reader reads it: each page opened from disk
+(file://) in Debian's headless Chromium via Playwright, with every request that is not a local file
+recorded and refused.
+
+For every page (the course map, each chapter notebooks/[0-9]*.ipynb, the demo, the references):
+it is there; every image loads and has alt text that describes it (not empty, not a file hash, not
+a word or two like "figure" or "heatmap"); each chapter shows as many images as its notebook has
+figure outputs; every internal link leads to a file that exists (and to an element with that id
+when it has a #fragment); no request leaves the disk (MathJax and every script are local); headings
+go down one level at a time; and axe-core (axe-playwright-python, which ships axe.min.js: it runs
+offline) finds no serious or critical violation.
+
+Needs the built book (`make book`; CI runs it before the tests), /usr/bin/chromium and the
+book's packages (pip install the `book` extra; make book does). On a laptop a missing one skips
+these tests with the reason; under CI (COURSE_CI=1 or CI=true) it fails the run.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+
+from course_lib.course.alt_text import has_image, trivial
+from course_lib.course.book import BUILD, chapters
+from course_lib.paths import NOTEBOOKS
+
+HTML = Path(os.environ.get("COURSE_BOOK_HTML", BUILD / "_build" / "html"))
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+IN_CI = os.environ.get("COURSE_CI") == "1" or os.environ.get("CI", "").lower() == "true"
+MATHJAX_TEX_FONT = "/_static/mathjax/fonts/HTML-CSS/TeX/otf/"
+TRIVIAL_ALTS = {"figure", "image", "heatmap", "plot", "chart", "png", "output"}
+
+
+def page_names() -> list[str]:
+    names = ["index", *(p.stem for p in chapters())]
+    if (NOTEBOOKS / "demo.ipynb").exists():
+        names.append("demo")
+    return names + ["references"]
+
+
+def _missing() -> list[str]:
+    problems = []
+    if not (HTML / "index.html").exists():
+        problems.append(f"the book is not built ({HTML / 'index.html'} is missing: run make book)")
+    if not CHROMIUM.exists():
+        problems.append("/usr/bin/chromium is missing (apt-get update && apt-get install -y chromium)")
+    for module, package in (("playwright", "playwright"), ("axe_playwright_python", "axe-playwright-python")):
+        try:
+            __import__(module)
+        except ImportError:
+            problems.append(f"the {package} package is missing (make book installs the book's packages)")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def browser():
+    problems = _missing()
+    if problems:
+        message = "the book in a browser: " + "; ".join(problems)
+        if IN_CI:
+            pytest.fail(message + " — under CI this is a failure, not a skip", pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+MATHJAX_DONE = """() => !document.querySelector('.math.notranslate')
+  || (window.MathJax !== undefined && MathJax.isReady === true && MathJax.Hub.queue.pending === 0
+      && MathJax.Hub.queue.running === 0)"""
+
+PAGE_FACTS = """() => {
+  const main = document.querySelector('main') || document.body;
+  return {
+    images: Array.from(main.querySelectorAll('img')).map(img => ({
+      src: img.getAttribute('src'), alt: img.getAttribute('alt'),
+      loaded: img.complete && img.naturalWidth > 0})),
+    links: Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href')),
+    headings: Array.from(main.querySelectorAll('h1, h2, h3, h4, h5, h6'))
+      .filter(h => h.offsetParent !== null)
+      .map(h => ({level: Number(h.tagName[1]), text: h.textContent.trim().replace(/[¶#]$/, '')})),
+    mathjaxErrors: document.querySelectorAll('.MathJax_Error, merror').length,
+    formulas: document.querySelectorAll('.math.notranslate').length,
+    typeset: document.querySelectorAll('.MathJax, .MathJax_Display').length,
+  };
+}"""
+
+
+class Pages(dict):
+    """{page name: facts (images, links, headings, axe violations, refused requests)}, each page
+    opened on first use (so `-k` on one page opens only that one); None for a missing page."""
+
+    def __init__(self, context, axe, refused):
+        super().__init__()
+        self.context, self.axe, self.refused = context, axe, refused
+
+    def __missing__(self, name):
+        self[name] = self.visit(name)
+        return self[name]
+
+    def visit(self, name):
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        path = HTML / f"{name}.html"
+        if not path.exists():
+            return None
+        page = self.context.new_page()
+        failed: list[str] = []
+        # a file that is not there (ERR_ABORTED is a request the page itself cancelled, e.g. a preload)
+        # One known, narrow exception: MathJax's @font-face for MathJax_AMS (TeX fonts, which
+        # jupyter-server-mathjax does not ship) is asked for by the hidden MathML copy that
+        # AssistiveMML adds for screen readers (\\mathbb); the visible formula uses STIX-Web.
+        page.on("requestfailed", lambda r: r.url.startswith("file://") and "ERR_ABORTED" not in (r.failure or "")
+                and MATHJAX_TEX_FONT not in r.url and failed.append(f"{r.url} ({r.failure})"))
+        before = len(self.refused)
+        page.goto(path.as_uri(), wait_until="load")
+        try:  # pages with formulas: until MathJax has typeset them
+            page.wait_for_function(MATHJAX_DONE, timeout=60_000)
+            mathjax = "done"
+        except PlaywrightTimeout:
+            mathjax = "MathJax did not finish within 60 s"
+        info = page.evaluate(PAGE_FACTS)
+        # preload off: axe would re-read the style sheets with XHR, which file:// pages refuse (net::ERR_FAILED)
+        result = self.axe.run(page, options={"resultTypes": ["violations"], "preload": False})
+        info.update(mathjax=mathjax, failed=list(failed), refused=self.refused[before:],  # before close() aborts
+                    violations=[v for v in result.response["violations"] if v["impact"] in ("serious", "critical")])
+        page.close()
+        return info
+
+
+@pytest.fixture(scope="module")
+def pages(browser):
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    refused: list[str] = []
+
+    def route(route):
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    yield Pages(context, Axe(), refused)
+    context.close()
+
+
+def test_every_page_is_there(browser):
+    missing = [name for name in page_names() if not (HTML / f"{name}.html").exists()]
+    assert not missing, f"pages missing from the book: {missing}"
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_page(pages, name):
+    info = pages[name]
+    assert info is not None, f"{name}.html is missing from the book"
+    problems = []
+    problems += [f"a request left the disk: {url}" for url in info["refused"]]
+    problems += [f"a local file did not load: {url}" for url in info["failed"]]
+    for img in info["images"]:
+        if not img["loaded"]:
+            problems.append(f"image does not load: {img['src']}")
+        if meaningless(img["alt"]):
+            problems.append(f"image without meaningful alt text: {img['src']} alt={img['alt']!r}")
+    problems += broken_links(name, info["links"])
+    problems += heading_jumps(info["headings"])
+    if info["mathjax"] != "done":
+        problems.append(info["mathjax"])
+    if info["mathjaxErrors"]:
+        problems.append(f"{info['mathjaxErrors']} formulas MathJax could not typeset")
+    for v in info["violations"]:
+        where = "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"])
+                          for n in v["nodes"][:3])
+        problems.append(f"axe {v['impact']}: {v['id']} ({v['help']}) on {len(v['nodes'])} elements, e.g. {where}")
+    assert not problems, f"{name}.html:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("notebook", [*chapters(), NOTEBOOKS / "demo.ipynb"], ids=lambda p: p.stem)
+def test_chapter_shows_every_figure(pages, notebook):
+    """Each figure output of the notebook is an image on its page (the demo adds its screenshots)."""
+    info = pages[notebook.stem]
+    assert info is not None, f"{notebook.stem}.html is missing from the book"
+    figures = sum(has_image(c) for c in nbformat.read(notebook, as_version=4).cells)
+    assert len(info["images"]) >= figures > 0 or figures == 0, \
+        f"{notebook.stem}: {figures} figure outputs, {len(info['images'])} images on the page"
+
+
+def test_mathjax_is_local_and_runs(pages):
+    """MathJax typesets the formulas from the book's own copy (a chapter with math)."""
+    info = pages["01_lexical_metrics"]
+    assert info["mathjax"] == "done" and info["formulas"] > 10, (info["mathjax"], info["formulas"])
+    assert info["typeset"] >= info["formulas"], f"{info['formulas']} formulas, {info['typeset']} typeset by MathJax"
+
+
+def meaningless(alt: str | None) -> bool:
+    if alt is None or not alt.strip():
+        return True
+    text = alt.strip().lower()
+    return (text in TRIVIAL_ALTS or re.fullmatch(r"[0-9a-f]{16,}(\.\w+)?", text) is not None
+            or trivial(alt))
+
+
+def broken_links(name: str, hrefs: list[str]) -> list[str]:
+    """Internal links whose file (or #fragment in it) does not exist."""
+    problems = []
+    for href in set(hrefs):
+        parts = urlsplit(href)
+        if parts.scheme in ("http", "https", "mailto"):
+            continue
+        if parts.scheme or parts.netloc:
+            problems.append(f"link with an unexpected scheme: {href}")
+            continue
+        target = (HTML / unquote(parts.path)).resolve() if parts.path else HTML / f"{name}.html"
+        if target.is_dir():
+            target = target / "index.html"
+        if not target.is_file():
+            problems.append(f"broken link: {href}")
+        elif parts.fragment and target.suffix == ".html" and not re.search(
+                rf'id="{re.escape(unquote(parts.fragment))}"', target.read_text(errors="replace")):
+            problems.append(f"link to a missing anchor: {href}")
+    return sorted(problems)
+
+
+def heading_jumps(headings: list[dict]) -> list[str]:
+    """Headings must start at h1 and never skip a level going down (h2 → h4)."""
+    problems = []
+    previous = 0
+    for h in headings:
+        if h["level"] > previous + 1:
+            problems.append(f"heading h{h['level']} {h['text']!r} after h{previous or '-'}")
+        previous = h["level"]
+    return problems
+
+
+REMOTE = re.compile(r'<(?:script|link|img|iframe|source|embed|object)\b[^>]*?\b(?:src|href|data)="((?:https?:)?//[^"]*)"',
+                    re.I)
+
+
+def test_no_page_loads_anything_from_the_network():
+    """A static check of every HTML file of the book (also the pages the browser test does not open):
+    no script, style sheet, image or frame comes from a URL; links to the web (<a href>) are fine."""
+    if not (HTML / "index.html").exists():
+        message = f"the book is not built ({HTML / 'index.html'} is missing: run make book)"
+        if IN_CI:
+            pytest.fail(message + " — under CI this is a failure, not a skip", pytrace=False)
+        pytest.skip(message)
+    remote = {f"{path.name}: {url}" for path in HTML.glob("*.html") for url in REMOTE.findall(path.read_text())}
+    assert not remote, sorted(remote)
