@@ -45,7 +45,8 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
 
-## make test: every test (unit tests, then nbval over the chapter notebooks)
+## make test: every test (the book is built first, its pages are tested with the unit tests; then
+#   nbval over the chapter notebooks)
 # Tests run on the CPU (CUDA_VISIBLE_DEVICES empty: a GPU would change digits at 1e-7) and save
 # figures to a fresh temporary folder (COURSE_FIGURES), never over the committed figures/.
 # -rs prints the reason of every skip; under CI (COURSE_CI=1, see .ci/run) a skip is a failure.
@@ -54,7 +55,7 @@ TEST_END = ; rc=$$?; rm -rf "$$d"; exit $$rc
 
 test: test-unit test-notebooks
 
-test-unit: $(STAMP)
+test-unit: $(STAMP) book
 	$(TEST_RUN) $(PY) -m pytest -q -rs tests $(TEST_END)
 
 test-notebooks: $(STAMP)
@@ -96,8 +97,9 @@ present: $(STAMP)
 
 ## make book: the course as a static site in build/book/_build/html (open index.html; works offline,
 #   from disk). Built from the notebooks' stored outputs (nothing runs); the first time, installs the
-#   book's pinned packages (pyproject.toml's `book` extra) into .venv. BOOK_FLAGS=--strict: warnings
-#   are errors (CI).
+#   book's pinned packages (pyproject.toml's `book` extra) into .venv. Warnings are errors
+#   (BOOK_FLAGS=--strict, the default; BOOK_FLAGS= to see a draft despite warnings).
+BOOK_FLAGS ?= --strict
 BOOK_STAMP := $(VENV)/.book-installed
 
 $(BOOK_STAMP): $(STAMP) pyproject.toml

@@ -178,8 +178,10 @@ def test_score_gives_one_number_per_segment_and_ranks_the_obvious():
 def test_shipped_head_reproduces_from_its_recipe(name):
     shipped = learned.load_head(name)
     retrained = learned.train(shipped.recipe)
+    # bit for bit on the machine that trained it; another CPU changes the pooled vectors at ~1e-7, so
+    # the weights are compared with a bound (seed 1 instead of 0 moves them by 0.83, measured)
     for (key, a), b in zip(shipped.model.state_dict().items(), retrained.model.state_dict().values()):
-        assert torch.equal(a, b), key
+        assert (a - b).abs().max() < 1e-4, key
     assert shipped.recipe.use_source == (name == "with_source")
     assert set(shipped.recipe.pairs) == set(metric.PAIRS)
 

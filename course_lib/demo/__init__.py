@@ -13,10 +13,14 @@ By concern, one module each:
     scoring   state and scoring: the per-text cache, `analyze` (P/R/F equal `course_lib.score`),
               worst matches
     classset  the class view's ranking (`rank_answers`, `ranking_chart`, `ranking_html`)
-    drawing   the pictures as HTML: the similarity grid, the long-text view, the scores, CSS
+    drawing   the pictures as HTML: the similarity grid, the long-text view, the scores
+    style     the page's look: match marks (shape, not hue), text colour by contrast, CSS, page script
+    notes     notes above the matrix: scripts the model reads badly, CJK fonts actually installed
     widgets   `Demo`, `ClassView`
     bench     reaction times for `make bench` (`time_reaction`, `time_controls`)
-    launch    `make demo` / `make present`
+    launch    `make demo` / `make present` (one working URL with its token)
+    kernels   the presenter server's kernel manager (a preheated kernel; a page's kernel shut down
+              when the page goes)
 """
 from course_lib.demo import presets as _presets
 from course_lib.demo.bench import long_text, time_controls, time_reaction

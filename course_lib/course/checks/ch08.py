@@ -96,7 +96,7 @@ def _auc_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:
 
 
 def _auc_library_functions() -> tuple[str, ...]:
-    names = ("course_lib.evaluation.correlation.roc_auc", "course_lib.evaluation.correlation.roc_auc_by_counting",
+    names = ("course_lib.evaluation.correlation.roc_auc", "course_lib.evaluation.bootstrap_loops.roc_auc_by_counting",
              "course_lib.evaluation.correlation.weighted_roc_auc")
     try:
         import sklearn.metrics  # noqa: F401  (where installed, its roc_auc_score is the answer itself)
