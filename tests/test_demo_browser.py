@@ -463,6 +463,9 @@ TINY = {"nbformat": 4, "nbformat_minor": 5,
                    "source": "import ipywidgets as w\nw.HTML('<b class=\"tiny\">tiny page</b>')"}]}
 
 
+@pytest.mark.xfail(strict=True, reason="issue 23 is open: on 2026-11-24 DemoKernelManager did not shut down "
+                   "reloaded pages' kernels on this machine (17-18 kernels after 20 reloads, in the merged tree "
+                   "and in its own branch); strict: once the culler works this test passes and the mark must go")
 def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
     """make present's kernel handling (Voilà's pool of one preheated kernel and
     course_lib.demo.kernels) on a one-cell page: 20 reloads, and at most one kernel per open page

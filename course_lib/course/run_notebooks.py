@@ -42,7 +42,7 @@ def execute(path: Path, allow_errors: bool = False, timeout: int = 600, exercise
     if exercise is not None:
         nb = exercise_notebook(nb, exercise)
         os.environ[QUICK_SETUP_ENV] = "1"  # the kernel's setup() skips the plot style: nothing is drawn
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=allow_errors,
+    client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name="python3", allow_errors=allow_errors,
                             extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()
