@@ -261,12 +261,11 @@ def test_running_a_chapter_leaves_the_course_folder_clean(tmp_path):
                          cwd=ROOT, capture_output=True, text=True, env=env, timeout=900)
     assert run.returncode == 0, run.stdout + run.stderr
     assert _git_status() == before
-    old = os.environ.pop("COURSE_CACHE", None)
+    old = {name: os.environ.pop(name, None) for name in ("COURSE_CACHE", "COURSE_FIGURES")}  # make test sets both
     try:
         folder = notebook.figures_dir()  # the default a student gets
     finally:
-        if old is not None:
-            os.environ["COURSE_CACHE"] = old
+        os.environ.update({name: value for name, value in old.items() if value is not None})
     assert ROOT not in folder.parents
     saved = folder / "ch01_failures.png"
     assert saved.is_file() and saved.stat().st_mtime >= start - 1
