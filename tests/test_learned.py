@@ -4,8 +4,10 @@ import pandas as pd
 import pytest
 import torch
 
-from course_lib import learned
-from course_lib.learned import cache, evaluation, metric
+import course_lib
+from course_lib import learned, paths
+from course_lib.evaluation.datasets import wmt16
+from course_lib.learned import baseline, cache, evaluation, features, metric
 from course_lib.learned.features import comet_features
 from course_lib.learned.regressor import fit_ridge, predict, regressor, ridge_predict, train_loop
 from notebook_code import NOTEBOOKS, definition
@@ -36,17 +38,55 @@ def test_feature_blocks_and_symmetry():
 
 
 def test_pooled_vectors_are_unit_length_and_cached(tmp_path, monkeypatch):
-    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))
     texts = [CAT, MAT, CAT]
     v = learned.pooled(texts, layer=6)
     assert v.shape == (3, 384) and torch.allclose(v.norm(dim=-1), torch.ones(3), atol=1e-5)
     assert torch.equal(v[0], v[2])
-    files = list(tmp_path.glob("pooled-*.pt"))
+    files = list((tmp_path / "learned").glob("pooled-*.pt"))
     assert len(files) == 1
     assert torch.equal(learned.pooled(texts, layer=6), v)            # read back
-    assert len(list(tmp_path.glob("pooled-*.pt"))) == 1
+    assert len(list((tmp_path / "learned").glob("pooled-*.pt"))) == 1
     learned.pooled(texts, layer=5)
-    assert len(list(tmp_path.glob("pooled-*.pt"))) == 2              # the layer is part of the key
+    assert len(list((tmp_path / "learned").glob("pooled-*.pt"))) == 2  # the layer is part of the key
+
+
+def test_the_cache_key_names_the_embedded_model_by_its_weights_not_its_folder():
+    from course_lib.model import embedded_model_path
+
+    assert cache.model_key(None) == cache.model_key(str(embedded_model_path())) == cache.model_key("embedded")
+    assert str(embedded_model_path()) not in cache.model_key(None)  # the same key on every machine
+
+
+# ---- the shipped WMT16 results (data/wmt16_da/vectors/) -------------------------------------
+
+def not_computed(*args, **kwargs):
+    raise AssertionError("computed instead of read from data/wmt16_da/vectors/")
+
+
+@pytest.mark.parametrize("column", ["mt", "ref", "src"])
+def test_shipped_wmt16_vectors_are_found_and_equal_a_fresh_computation(column, tmp_path, monkeypatch):
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))      # an empty user cache: only the shipped files
+    texts, layer = wmt16()[column].tolist(), metric.Recipe().layer
+    with monkeypatch.context() as m:
+        m.setattr(features, "sentence_embeddings", not_computed)
+        shipped = learned.pooled(texts, layer)
+    rows = np.random.default_rng(1).choice(len(texts), 24, replace=False)
+    fresh = learned.pooled([texts[i] for i in rows], layer, cache=False)
+    assert shipped.shape == (len(texts), 384)
+    assert (shipped[rows] - fresh).abs().max() < 1e-5   # other batches and CPUs move them at ~1e-7
+
+
+def test_shipped_wmt16_bertscore_is_found_and_equals_a_fresh_computation(tmp_path, monkeypatch):
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))
+    df = wmt16()
+    with monkeypatch.context() as m:
+        m.setattr(course_lib, "score", not_computed)
+        shipped = baseline.bertscore_all_layers(df.mt.tolist(), df.ref.tolist())   # [3, layers, N]
+    rows = np.random.default_rng(2).choice(len(df), 24, replace=False)
+    fresh = torch.stack(course_lib.score(df.mt.iloc[rows].tolist(), df.ref.iloc[rows].tolist(), all_layers=True))
+    assert shipped.shape == (3, 7, len(df))
+    assert (shipped[:, :, rows] - fresh).abs().max() < 1e-5
 
 
 # ---- the regressor and its training loop ----------------------------------------------------

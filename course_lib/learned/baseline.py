@@ -12,19 +12,18 @@ from __future__ import annotations
 import sacrebleu
 import torch
 
-from course_lib.learned.cache import cached
+from course_lib.learned.cache import cached, model_key
 
 
 def bertscore_all_layers(hypotheses: list[str], references: list[str], model_type: str | None = None) -> torch.Tensor:
     """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F)."""
     import course_lib
-    from course_lib.model import resolve
 
     def compute():
         return torch.stack(course_lib.score(list(hypotheses), list(references), model_type=model_type,
                                             all_layers=True))
 
-    return cached("bertscore", (resolve(model_type), list(hypotheses), list(references)), compute)
+    return cached("bertscore", (model_key(model_type), list(hypotheses), list(references)), compute)
 
 
 def baseline_features(hypotheses: list[str], references: list[str]) -> tuple[torch.Tensor, list[str]]:

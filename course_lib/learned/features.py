@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.learned.cache import cached
-from course_lib.model import resolve
+from course_lib.learned.cache import cached, model_key
 from course_lib.teaching.pooling import sentence_embeddings
 
 
@@ -25,12 +24,12 @@ def pooled(texts: list[str], layer: int, model_type: str | None = None, batch_si
 
     Each distinct text is embedded once (`pooling.sentence_embeddings`), in batches of similar
     length (little padding, so the vectors do not depend on the batch beyond float rounding).
-    With `cache`, the result is kept on disk (`cache_dir()`) under a hash of the model, the
-    layer and the texts, and read back on the next call.
+    With `cache`, the result is kept on disk under a hash of the model, the layer and the texts,
+    and read back on the next call (`learned.cache`: WMT16's vectors ship with the course).
     """
     texts = list(texts)
     if cache:
-        return cached("pooled", (resolve(model_type), layer, texts),
+        return cached("pooled", (model_key(model_type), layer, texts),
                       lambda: pooled(texts, layer, model_type, batch_size, cache=False))
     unique = sorted(set(texts), key=lambda t: (len(t), t))
     vectors = {}

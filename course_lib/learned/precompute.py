@@ -1,0 +1,49 @@
+"""Write the results chapter 10 reads from WMT16 into data/wmt16_da/vectors/ (see learned.cache):
+
+    python -m course_lib.learned.precompute
+
+the pooled vectors of the hypotheses, references and sources at the shipped heads' layer, and
+BERTScore P, R, F at every layer of each (hypothesis, reference) pair: what takes minutes to
+compute on a laptop's CPU. The files are named by the same hash `cached` looks them up by, so the
+library finds them without being told. Run it again when the data, the model or the layer changes
+(tests/test_learned.py recomputes a sample of each file and fails when they no longer agree).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from course_lib import paths
+from course_lib.learned import cache
+
+
+def compute_all() -> None:
+    """Every shipped result, computed through the library's own cached functions."""
+    from course_lib.evaluation.datasets import wmt16
+    from course_lib.learned.baseline import bertscore_all_layers
+    from course_lib.learned.features import pooled
+    from course_lib.learned.metric import Recipe
+
+    df, layer = wmt16(), Recipe().layer
+    for column in ("mt", "ref", "src"):
+        pooled(df[column].tolist(), layer)
+    bertscore_all_layers(df.mt.tolist(), df.ref.tolist())
+
+
+def main() -> None:
+    target = cache.SHIPPED
+    target.mkdir(parents=True, exist_ok=True)
+    for old in target.glob("*.pt"):  # else `cached` would read them back instead of computing
+        old.unlink()
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ[paths.CACHE_ENV] = folder
+        compute_all()
+        for made in sorted(Path(folder, "learned").glob("*.pt")):
+            shutil.move(made, target / made.name)
+            print(f"{target / made.name}  {(target / made.name).stat().st_size / 1e6:.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
