@@ -7,6 +7,7 @@ import torch
 import course_lib
 from course_lib import learned, paths
 from course_lib.evaluation.datasets import wmt16
+from course_lib.engine import scorer
 from course_lib.learned import baseline, cache, evaluation, features, metric
 from course_lib.learned.features import comet_features
 from course_lib.learned.regressor import fit_ridge, predict, regressor, ridge_predict, train_loop
@@ -81,7 +82,7 @@ def test_shipped_wmt16_bertscore_is_found_and_equals_a_fresh_computation(tmp_pat
     monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))
     df = wmt16()
     with monkeypatch.context() as m:
-        m.setattr(course_lib, "score", not_computed)
+        m.setattr(scorer, "score", not_computed)
         shipped = baseline.bertscore_all_layers(df.mt.tolist(), df.ref.tolist())   # [3, layers, N]
     rows = np.random.default_rng(2).choice(len(df), 24, replace=False)
     fresh = torch.stack(course_lib.score(df.mt.iloc[rows].tolist(), df.ref.iloc[rows].tolist(), all_layers=True))

@@ -17,11 +17,11 @@ from course_lib.learned.cache import cached, model_key
 
 def bertscore_all_layers(hypotheses: list[str], references: list[str], model_type: str | None = None) -> torch.Tensor:
     """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F)."""
-    import course_lib
+    from course_lib.engine import scorer  # course_lib.score
 
     def compute():
-        return torch.stack(course_lib.score(list(hypotheses), list(references), model_type=model_type,
-                                            all_layers=True))
+        return torch.stack(scorer.score(list(hypotheses), list(references), model_type=model_type,
+                                         all_layers=True))
 
     return cached("bertscore", (model_key(model_type), list(hypotheses), list(references)), compute)
 
