@@ -47,9 +47,9 @@ def __getattr__(name: str):
         return importlib.import_module(f"{__name__}.{name}")  # a subpackage: course_lib.model, ...
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
-    globals()[name] = value  # found directly from now on
-    return value
+    # looked up each time, never cached here: while an exercise check switches a function off in its
+    # module (course_lib.course.checks.forbid), `course_lib.score` must see that, and the original after
+    return getattr(module, name)
 
 
 def __dir__() -> list[str]:
