@@ -24,10 +24,33 @@ Packages, one concern each:
     evaluation/         correlation with human judgments, datasets, metric (BERTScoreMetric), signature
     teaching/, demo/, course/   plots and notebook helpers, the live demo, exercises and checks
 """
-from course_lib.model import DEFAULT_LAYER, EMBEDDED_MODEL, ModelNotAvailableError, load
-from course_lib.bertscore.reference import reference_bertscore
-from course_lib.engine.bertscorer import BERTScorer
-from course_lib.engine.scorer import score
+import importlib
+import importlib.util
 
 __all__ = ["score", "BERTScorer", "reference_bertscore", "load", "DEFAULT_LAYER", "EMBEDDED_MODEL",
            "ModelNotAvailableError"]
+
+
+def __getattr__(name: str):
+    """Import on first use (PEP 562): `import course_lib` stays cheap, and a chapter that never
+    scores (chapter 01's BLEU and ROUGE) never loads torch or transformers. `from course_lib import
+    score` and `course_lib.model.load` work as if everything had been imported up front."""
+    if name in ("DEFAULT_LAYER", "EMBEDDED_MODEL", "ModelNotAvailableError", "load"):
+        from course_lib import model as module
+    elif name == "reference_bertscore":
+        from course_lib.bertscore import reference as module
+    elif name == "BERTScorer":
+        from course_lib.engine import bertscorer as module
+    elif name == "score":
+        from course_lib.engine import scorer as module
+    elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")  # a subpackage: course_lib.model, ...
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # looked up each time, never cached here: while an exercise check switches a function off in its
+    # module (course_lib.course.checks.forbid), `course_lib.score` must see that, and the original after
+    return getattr(module, name)
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

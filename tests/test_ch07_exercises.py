@@ -195,9 +195,33 @@ def split_fixed_columns(df, answer_col="answer", reference_col="reference"):  # 
     return split_answers_only(df, "answer", "reference") if "answer" in df else (df, [])
 
 
+def split_by_validate_text(df, answer_col="answer", reference_col="reference"):  # the metric's own check per cell
+    from course_lib.evaluation.metric import validate_text
+
+    def ok(a, r):
+        try:
+            validate_text(a, "answer")
+            validate_text(r, "reference")
+            return True
+        except (TypeError, ValueError):
+            return False
+
+    keep = [ok(a, r) for a, r in zip(df[answer_col], df[reference_col])]
+    return df[keep], [label for label, k in zip(df.index, keep) if not k]
+
+
+def split_modifies_input(df, answer_col="answer", reference_col="reference"):  # drops in place
+    valid, rejected = split_by_validate_text(df, answer_col, reference_col)
+    df.drop(index=rejected, inplace=True)
+    return df, rejected
+
+
 def test_7_6_solution_passes(capsys):
     fn = solution("def split_valid")["split_valid"]
     assert passes(ch07.check_7_6, fn, capsys)
+    # validate_text (shown in section 5) is allowed: it judges one text; the exercise is the frame around it
+    assert passes(ch07.check_7_6, split_by_validate_text, capsys)
+    assert not passes(ch07.check_7_6, split_modifies_input, capsys)
 
 
 @pytest.mark.parametrize("wrong", [stub, split_no_strip, split_answers_only, split_dropna_only,

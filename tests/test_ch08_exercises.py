@@ -207,3 +207,80 @@ def test_question_8_5(capsys):
                   {**want, "exp": {"pearson", "spearman", "kendall"}},
                   {k: {"pearson", "spearman", "kendall"} for k in want}, None, {"rescale": want["rescale"]}):
         assert not passes(ch08.check_8_5, wrong, capsys=capsys), wrong
+
+
+# ------------------------------------------------------------------ 8.6: a cluster bootstrap of your own
+
+def _interval(values, clusters, n_resamples=5000, seed=0, draws=None, quantiles=(0.025, 0.975), statistic=None):
+    """A cluster bootstrap of the mean with knobs to plant mistakes: `draws(n_rows, n_clusters)` clusters
+    per resample, other quantiles, another statistic of the drawn clusters."""
+    values, clusters = np.asarray(values, dtype=float), np.asarray(clusters)
+    names = np.unique(clusters)
+    rows_of = [np.flatnonzero(clusters == c) for c in names]
+    rng = np.random.default_rng(seed)
+    k = draws(len(values), len(names)) if draws else len(names)
+    stat = statistic or (lambda drawn: values[np.concatenate([rows_of[c] for c in drawn])].mean())
+    means = [stat(rng.integers(0, len(names), size=k)) for _ in range(n_resamples)]
+    return tuple(np.quantile(means, quantiles))
+
+
+def rows_only(values, clusters, n_resamples=5000, seed=0):  # the ordinary bootstrap: clusters ignored
+    return _interval(values, np.arange(len(values)), n_resamples, seed)
+
+
+def too_many_draws(values, clusters, n_resamples=5000, seed=0):  # as many clusters drawn as there are rows
+    return _interval(values, clusters, n_resamples, seed, draws=lambda n, k: n)
+
+
+def ninety_percent(values, clusters, n_resamples=5000, seed=0):
+    return _interval(values, clusters, n_resamples, seed, quantiles=(0.05, 0.95))
+
+
+def mean_of_cluster_means(values, clusters, n_resamples=5000, seed=0):  # another statistic (unequal sizes)
+    values, clusters = np.asarray(values, dtype=float), np.asarray(clusters)
+    means = np.array([values[clusters == c].mean() for c in np.unique(clusters)])
+    return _interval(values, clusters, n_resamples, seed, statistic=lambda drawn: means[drawn].mean())
+
+
+def contiguous_blocks(values, clusters, n_resamples=5000, seed=0):  # assumes sorted rows, equal-size clusters
+    blocks = np.repeat(np.arange(len(np.unique(clusters))), int(np.ceil(len(values) / len(np.unique(clusters)))))
+    return _interval(values, blocks[:len(values)], n_resamples, seed)
+
+
+def normal_interval(values, clusters, n_resamples=5000, seed=0):  # mean ± 1.96 SE, as if rows were independent
+    values = np.asarray(values, dtype=float)
+    se = values.std(ddof=1) / np.sqrt(len(values))
+    return values.mean() - 1.96 * se, values.mean() + 1.96 * se
+
+
+def test_exercise_8_6(capsys):
+    df = ch08.data_8_6()
+    # fresh data: 30 sources x 5 systems, shuffled; resampling sources gives an interval about twice as wide
+    assert len(df) == 150 and df["src"].nunique() == 30 and df["system"].nunique() == 5
+    assert not df["src"].is_monotonic_increasing
+    ratio = ch08.expected_ratio_8_6()
+    assert 1.8 < ratio < 2.4
+    right = solution("def cluster_interval", "cluster_interval")
+    ns = run_cells(NOTEBOOK, "df_8_6 = ch08.data_8_6()", solution=True, ch08=ch08, np=np, cluster_interval=right)
+    assert passes(ch08.check_8_6, right, ns["ratio_8_6"], capsys=capsys)
+    assert passes(ch08.check_8_6, right, np.float32(ratio), capsys=capsys)
+    assert not passes(ch08.check_8_6, stub, ratio, capsys=capsys)
+    for bad in (rows_only, too_many_draws, ninety_percent, mean_of_cluster_means, contiguous_blocks, normal_interval):
+        assert not passes(ch08.check_8_6, bad, ratio, capsys=capsys), bad.__name__
+    # planted ratios: none, inverted, clustered by system instead of source, the ordinary bootstrap twice
+    by_system = ch08.cluster_mean_interval(df["human"], df["system"])
+    by_row = ch08.cluster_mean_interval(df["human"], np.arange(150))
+    for wrong in (None, 1 / ratio, (by_system[1] - by_system[0]) / (by_row[1] - by_row[0]), 1.0):
+        assert not passes(ch08.check_8_6, right, wrong, capsys=capsys), wrong
+    # the library's function is forbidden inside the student's
+    from course_lib.evaluation import bootstrap_loops
+
+    def via_library(values, clusters, n_resamples=5000, seed=0):
+        means = [np.mean(np.asarray(values)[rows]) for rows in bootstrap_loops.cluster_resamples(clusters, n_resamples, seed)]
+        return tuple(np.quantile(means, [0.025, 0.975]))
+    ch08.check_8_6(via_library, ratio)
+    out = capsys.readouterr().out
+    assert out.startswith("❌") and "cluster_resamples" in out, out
+    ch08.check_8_6(rows_only, ratio, hint=2)
+    out = capsys.readouterr().out
+    assert "Code:" in out and "case 'data_8_6()" in out and "narrower" in out, out

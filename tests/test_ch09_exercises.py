@@ -1,7 +1,10 @@
 """Chapter 09's checkers pass the notebook's solutions, fail stubs and planted wrong answers;
 course_lib.engine.long_text agrees with course_lib.score where both apply."""
 
+import re
+
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 from scipy import stats
@@ -10,7 +13,7 @@ import course_lib
 from course_lib.engine import long_text
 from course_lib.course.checks import ch09
 from course_lib.model import load
-from notebook_code import NOTEBOOKS, run_cells, stub
+from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "09_bertscore_in_practice.ipynb"
 
@@ -142,10 +145,32 @@ def test_9_4_and_9_5_questions(capsys):
         assert not ch09.check_9_4(answer, drop), (answer, drop)
     ch09.check_9_4("precision", p_drop, hint=2)
     assert "Code:" in capsys.readouterr().out
-    assert ch09.check_9_5("numbers")
-    assert not ch09.check_9_5("negation")
-    assert not ch09.check_9_5("names")
-    assert not ch09.check_9_5(None)
+
+
+def test_9_5_on_fresh_edits(capsys):
+    edits = ch09.edits_9_5()
+    # fresh data: 12 automatic edits of each kind, none of section 7's sentences, each sentence once
+    assert edits["kind"].value_counts().to_dict() == {"negation": 12, "numbers": 12, "names": 12}
+    section_7 = set(pd.read_csv(ch09.DATA / "practice" / "meaning_edits.csv")["original"])
+    assert not section_7 & set(edits["original"]) and edits["original"].is_unique
+    assert (edits["edited"] != edits["original"]).all()
+    assert all(sorted(re.findall(r"\w+", e)) == sorted(re.findall(r"\w+", o)) for e, o in
+               edits.loc[edits["kind"] != "negation", ["edited", "original"]].itertuples(index=False))  # swaps
+    key, mean_f = ch09.expected_9_5()
+    F = course_lib.score(edits["edited"].tolist(), edits["original"].tolist())[2].numpy()
+    means = edits.assign(F=F).groupby("kind")["F"].mean()
+    assert key == "numbers" and means.idxmin() == "negation" and mean_f == pytest.approx(means.max())
+    ns = run_cells(NOTEBOOK, "edits_9_5 = ch09.edits_9_5()", solution=True, ch09=ch09, course_lib=course_lib)
+    assert passes(ch09.check_9_5, ns["answer_9_5"], ns["mean_f_9_5"], capsys=capsys)
+    assert passes(ch09.check_9_5, " Numbers", np.float32(mean_f), capsys=capsys)
+    # planted: the other kinds (with their own mean F or the right one), no number, the mean in percent, the
+    # mean over all edits, the mean of section 7's rescaled table, the most-noticed kind
+    for answer, value in (("names", means["names"]), ("names", mean_f), ("negation", means["negation"]),
+                          ("numbers", None), (None, mean_f), ("numbers", 100 * mean_f), ("numbers", float(F.mean())),
+                          ("numbers", 0.985), ("numbers", means["names"])):
+        assert not passes(ch09.check_9_5, answer, value, capsys=capsys), (answer, value)
+    ch09.check_9_5("names", mean_f, hint=2)
+    assert "Code:" in capsys.readouterr().out
 
 
 def test_9_1_forbidden_call_message_is_consistent(capsys):

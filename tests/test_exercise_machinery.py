@@ -269,3 +269,25 @@ def test_running_a_chapter_leaves_the_course_folder_clean(tmp_path):
     assert ROOT not in folder.parents
     saved = folder / "ch01_failures.png"
     assert saved.is_file() and saved.stat().st_mtime >= start - 1
+
+
+def test_a_check_leaves_the_lazy_course_lib_names_as_they_were():
+    """course_lib imports `score` on first use (PEP 562). A check that switches course_lib.engine.scorer.score
+    off while the student's function runs must not leave the switched-off function behind in course_lib."""
+    import pytest
+
+    import course_lib
+    from course_lib.course.checks import ForbiddenCall, forbid
+    from course_lib.engine import scorer
+
+    vars(course_lib).pop("score", None)  # as in a fresh kernel: never looked up yet
+
+    def uses_the_library(cands, refs):
+        return course_lib.score(cands, refs)
+
+    with pytest.raises(ForbiddenCall):
+        forbid(uses_the_library, "course_lib.engine.scorer.score")(["a"], ["b"])
+    from course_lib import score
+
+    assert course_lib.score is scorer.score and score is scorer.score
+    assert scorer.score.__module__ == "course_lib.engine.scorer" and not hasattr(scorer.score, "__wrapped__")

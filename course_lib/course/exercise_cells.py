@@ -8,9 +8,38 @@ from __future__ import annotations
 
 import ast
 import builtins
+import copy
+import json
 import re
+from pathlib import Path
 
-import nbformat
+
+class Node(dict):
+    """A notebook read as plain JSON, with nbformat's attribute access (`nb.cells`, `cell.source`):
+    reading it needs no nbformat (whose JSON-schema import alone takes seconds)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    __setattr__ = dict.__setitem__
+
+
+def _node(obj):
+    if isinstance(obj, dict):
+        return Node({k: _node(v) for k, v in obj.items()})
+    return [_node(v) for v in obj] if isinstance(obj, list) else obj
+
+
+def read_notebook(path: Path) -> Node:
+    """The notebook at `path`, each cell's source as one string (as nbformat.read gives it)."""
+    nb = _node(json.loads(Path(path).read_text(encoding="utf-8")))
+    for cell in nb.cells:
+        if isinstance(cell.source, list):
+            cell.source = "".join(cell.source)
+    return nb
 
 
 def _python(source: str) -> ast.Module | None:
@@ -195,7 +224,7 @@ def exercise_notebook(nb, exercise: str):
     """A copy of `nb` with only what exercise N.M needs: the set-up cell, the exercise's own cells
     without their display lines, and, going backwards, the statements of earlier cells that define
     a name something kept reads (a figure, a print, a table to look at are left out)."""
-    nb = nbformat.from_dict(nb)
+    nb = _node(copy.deepcopy(dict(nb)))
     own = exercise_span(nb, exercise)
     if not own:
         nb.cells = []

@@ -12,7 +12,7 @@ student sees every check of a notebook at once. Notebooks are not modified on di
 (without their display lines), the chapter's first code cell (set-up, without the plot style),
 and, going backwards, the statements of earlier cells that define or modify a name the kept code
 reads (found with Python's ast) -- not the whole chapter, and no figure, print or table.
---hint 2 asks every check of the run for its code-level hint at once (the kernel gets COURSE_HINT=2);
+--hint 2 asks every check of the run for its code-level hint at once (COURSE_HINT=2 is inherited);
 without it, the code-level hint shows after repeated failed runs (the checks remember failed
 attempts in the user's cache folder: see course_lib.course.checks).
 --readme also writes the times into README.md, between <!-- RUNTIMES:START --> and
@@ -24,24 +24,24 @@ import argparse
 import datetime
 import os
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-import nbformat
-from nbclient import NotebookClient
-
+# nbformat and nbclient are imported where a whole notebook runs: importing them takes seconds
+# (nbformat's JSON-schema checker), which `make check EX=N.M` does not need.
 
 # The kernel's own log (e.g. "Kernel is running over TCP without encryption") is noise here.
 KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
-QUICK_SETUP_ENV = "COURSE_QUICK_SETUP"  # read by course_lib.teaching.notebook.setup
 
 
-def execute(path: Path, allow_errors: bool = False, timeout: int = 600, exercise: str | None = None):
+def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
+    """Run the notebook at `path` top to bottom on a fresh kernel -> (the notebook with its outputs, seconds)."""
+    import nbformat
+    from nbclient import NotebookClient
+
     nb = nbformat.read(path, as_version=4)
-    if exercise is not None:
-        nb = exercise_notebook(nb, exercise)
-        os.environ[QUICK_SETUP_ENV] = "1"  # the kernel's setup() skips the plot style: nothing is drawn
     client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name="python3", allow_errors=allow_errors,
                             extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
@@ -49,7 +49,21 @@ def execute(path: Path, allow_errors: bool = False, timeout: int = 600, exercise
     return nb, time.perf_counter() - start
 
 
-from course_lib.course.exercise_cells import cells_for_exercise, exercise_notebook  # noqa: F401
+def execute_exercise(path: Path, exercise: str, timeout: int = 600) -> tuple[list[str], float]:
+    """Run only what exercise N.M needs, in a fresh Python process (course_lib.course.exercise_run:
+    IPython's shell, no Jupyter kernel to start), from the notebook's folder -> (its check lines,
+    seconds)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"No such file or directory: '{path}'")
+    start = time.perf_counter()
+    run = subprocess.run([sys.executable, "-m", "course_lib.course.exercise_run", str(path.resolve()), exercise],
+                         cwd=path.resolve().parent, capture_output=True, text=True, timeout=timeout)
+    if run.returncode != 0:
+        raise RuntimeError((run.stderr.strip() or run.stdout.strip() or f"exit status {run.returncode}"))
+    return [line for line in run.stdout.splitlines() if line.strip()], time.perf_counter() - start
+
+
+from course_lib.course.exercise_cells import cells_for_exercise, exercise_notebook  # noqa: E402,F401
 
 
 def check_lines(nb) -> list[str]:
@@ -117,11 +131,15 @@ def main(argv=None) -> int:
     if args.hint:
         from course_lib.course.checks import HINT_ENV
 
-        os.environ[HINT_ENV] = str(args.hint)  # the kernel inherits this process's environment
+        os.environ[HINT_ENV] = str(args.hint)  # the kernel (or exercise_run) inherits it
     total, failed, times = 0.0, 0, {}
     for path in args.notebooks:
         try:
-            nb, seconds = execute(path, allow_errors=args.checks, exercise=args.exercise or None)
+            if args.exercise:
+                lines, seconds = execute_exercise(path, args.exercise)
+            else:
+                nb, seconds = execute(path, allow_errors=args.checks)
+                lines = check_lines(nb) if args.checks else []
         except Exception as err:  # a failing cell: report it and go on with the next notebook
             print(f"{path.name:45s} FAILED: {type(err).__name__}: {str(err).splitlines()[-1][:200]}")
             failed += 1
@@ -130,7 +148,6 @@ def main(argv=None) -> int:
         times[path.name] = seconds
         print(f"{path.name:45s} {seconds:6.1f} s")
         if args.checks:
-            lines = check_lines(nb)
             print("\n".join(lines) if lines else "(no exercise checks in this notebook)")
             failed += any(l.startswith("❌") for l in lines)
     if not args.checks:

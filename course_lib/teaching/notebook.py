@@ -8,9 +8,12 @@ carry no metadata that changes between runs or installs, so re-running a chapter
 machine writes the same bytes."""
 from __future__ import annotations
 
+import importlib.abc
+import importlib.util
 import logging
 import os
 import random
+import sys
 import warnings
 from pathlib import Path
 
@@ -34,20 +37,23 @@ def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     import numpy as np
-    import torch
-    import transformers
 
-    transformers.logging.set_verbosity_error()
-    transformers.logging.disable_progress_bar()
+    quick = os.environ.get("COURSE_QUICK_SETUP") == "1"  # `make check EX=...`: checks only, nothing drawn
     logging.getLogger("matplotlib").setLevel(logging.ERROR)
     warnings.filterwarnings("ignore", category=FutureWarning)
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     random.seed(seed)
     np.random.seed(seed)
-    torch.manual_seed(seed)
     figures_dir().mkdir(parents=True, exist_ok=True)
-    if os.environ.get("COURSE_QUICK_SETUP") == "1":  # `make check EX=...`: checks only, nothing is drawn
+    if quick:  # torch and transformers (seconds to import) are set up when something imports them
+        when_imported("torch", lambda torch: torch.manual_seed(seed))
+        when_imported("transformers", _quiet_transformers)
         return
+    import torch
+    import transformers
+
+    _quiet_transformers(transformers)
+    torch.manual_seed(seed)
     import matplotlib
     import seaborn as sns
 
@@ -57,6 +63,41 @@ def setup(seed: int = 0, figsize=(7.0, 4.5), dpi: int = 100) -> None:
     sns.set_theme(style="whitegrid", context="notebook", palette=PALETTE)
     matplotlib.rcParams.update({"figure.figsize": figsize, "figure.dpi": dpi, "savefig.dpi": dpi,
                                 "savefig.bbox": "tight", "svg.hashsalt": "bertscore-course"})
+
+
+def _quiet_transformers(transformers) -> None:
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
+
+
+class _WhenImported(importlib.abc.MetaPathFinder):
+    """Runs `then(module)` right after `name` is first imported (once; then steps aside)."""
+
+    def __init__(self, name: str, then):
+        self.name, self.then = name, then
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            exec_module, then = spec.loader.exec_module, self.then
+
+            def exec_then(module):
+                exec_module(module)
+                then(module)
+
+            spec.loader.exec_module = exec_then
+        return spec
+
+
+def when_imported(name: str, then) -> None:
+    """Call `then(module)` now if `name` is already imported, else right after its first import."""
+    if name in sys.modules:
+        then(sys.modules[name])
+    else:
+        sys.meta_path.insert(0, _WhenImported(name, then))
 
 
 def save_figure(fig, name: str) -> Path:

@@ -9,7 +9,7 @@ Hints come in two tiers. A failure first names the concept and the failing case.
 hint (the expression to write) comes after repeated failures of the same exercise
 (`CODE_HINT_AFTER`), or at once when the check is called with `hint=2` or the environment variable
 COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
-processes (`make check` starts a fresh kernel each run) in a small JSON file in the user's cache
+processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
 folder; a pass forgets the exercise's failures.
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import torch
 
-from . import close, forbid, run
+from . import close, run
 
 
 def _normalise(answer) -> str:
@@ -147,7 +147,8 @@ def _expected_7_6(df, answer_col, reference_col):
 
 def check_7_6(split_valid, hint: int = 1) -> bool:
     """split_valid(df, answer_col, reference_col) -> (rows that can be scored, labels of the others)."""
-    split_valid = forbid(split_valid, "course_lib.evaluation.metric.validate_text")
+    # forbids nothing: validate_text (shown in section 5) judges one text, not a frame; calling it on each
+    # cell is a good answer -- the split then agrees with score_frame by construction
 
     def test():
         for df, a_col, r_col in _frames_7_6():

@@ -241,3 +241,70 @@ def check_8_5(answer, hint: int = 1) -> bool:
                             "which keep the order — for these x, some of which are below 0?",
                code="x, y = ch08.data_8_5(); for each transformation f compare stats.pearsonr(f(x), y).statistic "
                     "with stats.pearsonr(x, y).statistic (and spearmanr, kendalltau)", level=hint)
+
+
+# ---------------------------------------------------------------- 8.6: a cluster bootstrap (fresh data)
+
+def data_8_6() -> pd.DataFrame:
+    """Fresh data for 8.6: 150 segments, 30 source sentences (`src`) translated by 5 systems (`system`), rows
+    shuffled; the human score (`human`) depends mostly on the source sentence, little on the system."""
+    rng = np.random.default_rng(86)
+    src, system = np.repeat(np.arange(30), 5), np.tile(np.arange(5), 30)
+    human = rng.normal(0.0, 0.8, 30)[src] + rng.normal(0.0, 0.05, 5)[system] + rng.normal(0.0, 0.4, 150)
+    return pd.DataFrame({"src": [f"s{s:02d}" for s in src], "system": [f"sys-{'ABCDE'[k]}" for k in system],
+                         "human": human.round(3)}).sample(frac=1, random_state=86).reset_index(drop=True)
+
+
+def cluster_mean_interval(values, clusters, n_resamples: int = 20000, seed: int = 8) -> tuple[float, float]:
+    """8.6's reference: the 95% percentile interval of the mean under a cluster bootstrap (many resamples)."""
+    w = correlation.cluster_weights(clusters, n_resamples, seed)  # [n_resamples, n]
+    low, high = np.quantile((w @ np.asarray(values, dtype=float)) / w.sum(axis=1), [0.025, 0.975])
+    return float(low), float(high)
+
+
+def _cluster_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:  # (what each tests, values, clusters)
+    df, rng = data_8_6(), np.random.default_rng(860)
+    sizes = np.array([1, 2, 12, 3, 1, 9, 2, 4, 1, 7, 2, 5])  # unequal clusters; large ones score higher, so
+    of_row = np.repeat(np.arange(12), sizes)               # a mean of cluster means is another statistic
+    values = rng.normal(0.0, 1.0, 12)[of_row] + 0.3 * rng.normal(size=sizes.sum()) + 0.15 * sizes[of_row]
+    shuffle = rng.permutation(len(values))
+    return [("data_8_6(): 150 rows, clustered by `src` (shuffled)", df["human"].to_numpy(), df["src"].to_numpy()),
+            ("12 clusters of unequal size (1 to 12 rows), numbered 100, 93, 86, ..., rows shuffled",
+             values[shuffle], (100 - 7 * of_row)[shuffle]),
+            ("40 rows, each its own cluster (then it is the ordinary bootstrap)", rng.normal(size=40), np.arange(40))]
+
+
+def expected_ratio_8_6() -> float:
+    df = data_8_6()  # its mean human score: width of the interval by sources over that by rows (ordinary bootstrap)
+    (low_c, high_c), (low_o, high_o) = (cluster_mean_interval(df["human"], c) for c in (df["src"], np.arange(150)))
+    return (high_c - low_c) / (high_o - low_o)
+
+
+def check_8_6(cluster_interval, ratio=None, hint: int = 1) -> bool:
+    """cluster_interval(values, clusters, n_resamples=5000, seed=0) -> (low, high), the 95% percentile interval
+    of the mean of `values` under a cluster bootstrap; ratio: expected_ratio_8_6(), computed by the student."""
+    cluster_interval = forbid(cluster_interval, "course_lib.evaluation.bootstrap_loops.cluster_resamples",
+                              "course_lib.evaluation.correlation.cluster_weights", f"{__name__}.cluster_mean_interval")
+
+    def test():
+        for name, values, clusters in _cluster_cases():
+            want = cluster_mean_interval(values, clusters)
+            got = cluster_interval(values.copy(), clusters.copy(), 5000, 0)
+            low, high, width = float(got[0]), float(got[1]), want[1] - want[0]  # (low, high)
+            # measured (5,000 resamples, seeds 0-29): the solution's ends within 4% of the width, a 90% one 8-14% off
+            assert abs(low - want[0]) < 0.07 * width and abs(high - want[1]) < 0.07 * width, (
+                f"case {name!r}: you return ({low:.3f}, {high:.3f}), expected about ({want[0]:.3f}, {want[1]:.3f})"
+                + (" -- yours is narrower: are you drawing single rows, or more clusters than there are?"
+                   if high - low < 0.9 * width else ""))
+        # measured: 2.05 ± 0.05 over seeds 0-14 with 5,000 resamples (2.07 exactly); by system 0.21, by row 1
+        assert ratio is not None and abs(float(ratio) - expected_ratio_8_6()) < 0.2, (
+            f"ratio_8_6 = {ratio}: your function is right; now on data_8_6() cluster by the column whose "
+            "rows share their difficulty, and compare with every row as its own cluster (width over width)")
+    return run("8.6", test, "a cluster bootstrap draws whole clusters -- as many as there are, with replacement -- "
+                            "and keeps every row of each drawn cluster (twice if drawn twice); the statistic is the "
+                            "mean of the drawn rows; the interval is the 2.5th and 97.5th percentiles of the means.",
+               code="names = np.unique(clusters); rows_of = [np.flatnonzero(clusters == c) for c in names]; rng = np."
+                    "random.default_rng(seed); means = [values[np.concatenate([rows_of[k] for k in rng.integers(0, "
+                    "len(names), len(names))])].mean() for _ in range(n_resamples)]; return tuple(np.quantile(means, "
+                    "[0.025, 0.975])); ratio: width with clusters=df['src'] over width with clusters=np.arange(150)",
+               level=hint)

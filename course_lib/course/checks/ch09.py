@@ -5,9 +5,14 @@ Every expected answer is computed here, from course_lib (scores, tokens) or from
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
+
+from course_lib.evaluation import datasets
+from course_lib.paths import DATA
 
 from . import ForbiddenCall, close, forbid, run
 
@@ -150,8 +155,6 @@ def check_9_2(fn, hint: int = 1) -> bool:
 # ---------------------------------------------------------------- 9.3 what truncation drops
 
 def _truncation_cases(tokenizer):
-    from course_lib.evaluation import datasets
-
     docs, _ = datasets.summeval()
     words = docs["src"].str.split().str.len()
     # documents with fewer than 500 words but more than 510 word pieces: words are not tokens
@@ -197,10 +200,6 @@ def check_9_3(fn, tokenizer=None, hint: int = 1) -> bool:
 # ---------------------------------------------------------------- 9.4 / 9.5 questions
 
 def _qa_frame():
-    import pandas as pd
-
-    from course_lib.teaching.notebook import DATA
-
     questions = pd.read_csv(DATA / QA_DIR / "qa_questions.csv")
     answers = pd.read_csv(DATA / QA_DIR / "qa_answers.csv")
     return answers.merge(questions, on="qid")
@@ -251,28 +250,61 @@ def check_9_4(answer, p_drop=None, hint: int = 1) -> bool:
                     "R0.mean() - R1.mean()", level=hint)
 
 
+_NUMBER = r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)"  # 45, 2,000, 24.5 as one number each
+
+
 @lru_cache(maxsize=1)
-def expected_9_5() -> str:
-    """The kind of meaning-changing edit with the highest mean F (the one BERTScore notices least)."""
-    import pandas as pd
+def edits_9_5(per_kind: int = 12):
+    """Fresh data for 9.5: automatic edits (kind, original, edited) of WMT16 references that section 7 does not use:
+    swap the only 2 numbers, put "not" after the only is/was/are/were, swap the only 2 capitalised words (names)."""
+    used = set(pd.read_csv(DATA / QA_DIR / "meaning_edits.csv")["original"])
+    swap = lambda s, pattern, a, b: re.sub(pattern, lambda m: b if m.group(0) == a else a, s)  # noqa: E731
+    rows = []
+    for s in datasets.wmt16()["ref"].drop_duplicates():
+        if s in used or not 8 <= len(s.split()) <= 40 or s[0].isdigit():
+            continue
+        nums, verbs = re.findall(_NUMBER, s), re.findall(r"\b(?:is|was|are|were)\b", s)
+        caps = [w for w in (w.strip(",.;:'\"") for w in s.split()[1:] if w[:1].isupper())
+                if w.isalpha() and len(w) > 2 and s.count(w) == 1]
+        if len(nums) == 2 and nums[0] != nums[1]:
+            rows.append(("numbers", s, swap(s, _NUMBER, *nums)))
+        elif len(verbs) == 1 and " not " not in s and "n't" not in s:
+            rows.append(("negation", s, re.sub(r"\b(is|was|are|were)\b", r"\1 not", s)))
+        elif len(caps) == 2 and caps[0] != caps[1]:
+            rows.append(("names", s, swap(s, rf"\b(?:{caps[0]}|{caps[1]})\b", *caps)))
+    edits = pd.DataFrame(rows, columns=["kind", "original", "edited"])
+    edits = edits.groupby("kind").sample(per_kind, random_state=95)  # then shuffled: no kind in a block
+    return edits.sample(frac=1, random_state=95).reset_index(drop=True)
 
+
+@lru_cache(maxsize=1)
+def expected_9_5() -> tuple[str, float]:
+    """(the kind of edit in edits_9_5() with the highest mean raw F against its original, that mean F)."""
     import course_lib
-    from course_lib.teaching.notebook import DATA
 
-    edits = pd.read_csv(DATA / QA_DIR / "meaning_edits.csv")
+    edits = edits_9_5()
     _, _, F = course_lib.score(edits["edited"].tolist(), edits["original"].tolist())
-    return str(edits.assign(F=F.numpy()).groupby("kind")["F"].mean().idxmax())
+    means = edits.assign(F=F.numpy()).groupby("kind")["F"].mean()
+    return str(means.idxmax()), float(means.max())
 
 
-def check_9_5(answer, hint: int = 1) -> bool:
-    """Exercise 9.5: "negation", "numbers" or "names"."""
-
+def check_9_5(answer, mean_f=None, hint: int = 1) -> bool:
+    """9.5: answer, the kind of edit of edits_9_5() that moves F least; mean_f, that kind's mean raw F."""
     def test():
         assert isinstance(answer, str), 'set answer_9_5 to a string: "negation", "numbers" or "names"'
         got = answer.strip().lower()
         assert got in ("negation", "numbers", "names"), 'answer "negation", "numbers" or "names"'
-        assert got == expected_9_5(), "look again at the mean F of each kind of edit in the table above"
+        key, want_f = expected_9_5()
+        assert mean_f is not None, "set mean_f_9_5 to the mean raw F of the kind you chose (a number)"
+        assert float(mean_f) < 1.5, f"mean_f_9_5 = {float(mean_f):.3f}: give F as a share (0 to 1), not in percent"
+        assert got == key, (f"on ch09.edits_9_5() another kind keeps a higher mean F than {got!r}: score every "
+                            "edited sentence against its original and average F within each kind")
+        assert close(mean_f, want_f, 1e-3), (
+            f"mean_f_9_5 = {float(mean_f):.4f} is not the mean raw F of the {key!r} edits of ch09.edits_9_5() "
+            "(course_lib.score(edited, original), no rescaling)")
 
     return run("9.5", test, "the edit that BERTScore notices least is the one whose edited sentences keep "
-                            "the highest F against their originals.",
-               code="edits.groupby(\"kind\")[\"F\"].mean().idxmax()", level=hint)
+                            "the highest F against their originals; measure it on the fresh edits.",
+               code='e = ch09.edits_9_5(); e["F"] = course_lib.score(e["edited"].tolist(), e["original"].tolist())'
+                    '[2].numpy(); means = e.groupby("kind")["F"].mean(); answer_9_5, mean_f_9_5 = means.idxmax(), '
+                    'means.max()', level=hint)
