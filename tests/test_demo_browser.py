@@ -463,9 +463,6 @@ TINY = {"nbformat": 4, "nbformat_minor": 5,
                    "source": "import ipywidgets as w\nw.HTML('<b class=\"tiny\">tiny page</b>')"}]}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 is open: on 2026-11-24 DemoKernelManager did not shut down "
-                   "reloaded pages' kernels on this machine (17-18 kernels after 20 reloads, in the merged tree "
-                   "and in its own branch); strict: once the culler works this test passes and the mark must go")
 def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
     """make present's kernel handling (Voilà's pool of one preheated kernel and
     course_lib.demo.kernels) on a one-cell page: 20 reloads, and at most one kernel per open page
@@ -502,7 +499,7 @@ def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
         settled = sum(k.memory_info().rss for k in kernels) / 2**20
         print(f"kernels after each of 20 reloads: {counts}; their memory (MiB): {[round(m) for m in memory]};"
               f" settled: {len(kernels)} kernels, {settled:.0f} MiB")
-        # kernels of pages just left (or left before they connected) go within 5 s (30 s): a few at
+        # kernels of pages just left (or left before they connected) go within 5 s (30 s) of the page: a few at
         # a time at most, then one for the open page and one waiting in the pool
         assert max(counts) <= 8, f"kernels pile up: {counts}"
         assert len(kernels) <= 2 and settled <= 1.5 * memory[0], f"{len(kernels)} kernels, {settled:.0f} MiB"

@@ -9,6 +9,11 @@ it refuses that request (`403 '_xsrf' argument missing`), so every reload used t
   * a kernel no page ever connected to (a page left before it connected, or fetched by a script),
     ORPHAN_S seconds after Voilà handed it out (a page connects within seconds of arriving).
 
+A page's connections are counted as its websocket opens and closes (`notify_connect` and
+`notify_disconnect`, which jupyter_server's websocket calls), not by looking every `cull_interval`
+seconds: a page reloaded between two looks would seem never to have connected, and its kernel
+would wait ORPHAN_S instead of DISCONNECTED_S (20 quick reloads piled up 16 kernels).
+
 Kernels waiting in Voilà's pool of preheated kernels (`--preheat_kernel`) are never culled (Voilà
 checks that before this class is asked). With a pool of one, a reload takes the waiting kernel
 (the page is there in seconds) and the pool runs the notebook in a fresh one for the next reload.
@@ -37,13 +42,25 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     @default("cull_interval")
     def _cull_interval(self):
-        return 2
+        return 1
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._seen_connected: set[str] = set()
-        self._unused_since: dict[str, float] = {}  # kernel id -> when it was first seen with no page
+        self._unused_since: dict[str, float] = {}  # kernel id -> since when no page uses it
         self._closing: set[str] = set()
+
+    def notify_connect(self, kernel_id: str) -> None:
+        """A page's websocket opened on `kernel_id`."""
+        super().notify_connect(kernel_id)
+        self._seen_connected.add(kernel_id)
+        self._unused_since.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A page's websocket closed: its kernel's wait starts now, whatever the culler's rhythm."""
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._unused_since[kernel_id] = time.monotonic()
 
     def _pooled(self) -> set[str]:
         """Ids of the kernels waiting in Voilà's pool, ready (its pools exist with --preheat_kernel)."""
@@ -68,7 +85,8 @@ class DemoKernelManager(AsyncMappingKernelManager):
             return
         state = getattr(kernel, "execution_state", None)
         if state not in ("idle", "dead") or kernel_id in self._pooled():  # working, or waiting in the pool
-            self._unused_since.pop(kernel_id, None)
+            if kernel_id not in self._seen_connected:  # a page that left keeps its time
+                self._unused_since.pop(kernel_id, None)
             return
         now = time.monotonic()
         since = self._unused_since.setdefault(kernel_id, now)
