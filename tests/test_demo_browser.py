@@ -373,6 +373,9 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         page.locator(F).first.wait_for(state="visible", timeout=300_000)
         print(f"Voilà: URL printed {printed:.1f} s, page usable {time.monotonic() - server.started:.1f} s "
               "after the launcher started")
+        started = server.log_path.read_text(errors="replace").count("Kernel started:")
+        assert started == 1, (f"{started} kernels started before the first page was usable: the page's "
+                              "kernel loads the model alone (the pool's next one waits until it is idle)")
         assert page.locator(".jp-InputArea-editor, .jp-InputArea .cm-editor").count() == 0  # no code
         assert "import" not in page.locator("body").inner_text()
 

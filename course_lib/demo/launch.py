@@ -16,7 +16,8 @@ one). Other extra arguments go to jupyter lab / voila.
 
 `present` keeps one kernel preheated: Voilà runs the presenter notebook in it before anyone asks,
 so the page (and a reload) comes at once; kernels whose page is gone are shut down
-(`course_lib.demo.kernels`).
+(`course_lib.demo.kernels`). Its URL is printed once that kernel is registered (a page asked for
+earlier would get a kernel of its own, loading the model beside the pool's on the same cores).
 """
 from __future__ import annotations
 
@@ -69,6 +70,8 @@ PRESENT_FLAGS = [  # Voilà: a pool of one preheated kernel, and no kernel outli
     "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"]
 DEFAULT_PORTS = {"lab": 8888, "present": 8866}
 _MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
+POOL_STARTED = "Preheated kernel started"  # = course_lib.demo.kernels.POOL_STARTED, logged by the server
+POOL_WAIT_S = 30  # print the URL anyway this long after the server listens
 
 
 def url_of(mode: str, port: int, token: str) -> str:
@@ -115,9 +118,12 @@ def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
 
 
-def _forward(stream, out) -> None:
-    """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`)."""
+def _forward(stream, out, pool_started: threading.Event) -> None:
+    """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`);
+    set `pool_started` when the server says its preheated kernel started."""
     for line in stream:
+        if POOL_STARTED in line:
+            pool_started.set()
         if not any(m in line for m in _MASKED):
             out.write(line)
             out.flush()
@@ -165,10 +171,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
         process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, bufsize=1)
-        threading.Thread(target=_forward, args=(process.stdout, sys.stdout), daemon=True).start()
+        pool_started = threading.Event()
+        threading.Thread(target=_forward, args=(process.stdout, sys.stdout, pool_started), daemon=True).start()
         try:
             while process.poll() is None and not _listening(port):
                 time.sleep(0.2)
+            if mode == "present":  # the page's first visit takes the preheated kernel
+                deadline = time.monotonic() + POOL_WAIT_S
+                while process.poll() is None and not pool_started.wait(0.2) and time.monotonic() < deadline:
+                    pass
             if process.poll() is None:
                 url = url_of(mode, port, token)
                 print(f"\n    The demo: {url}\n", flush=True)
