@@ -374,6 +374,14 @@ def test_ranking_again_after_an_edit_embeds_only_the_edited_answer(monkeypatch):
     assert alone.shape == batched.shape and float((alone - batched).abs().max()) < 1e-5
 
 
+def test_class_view_embeds_its_texts_ahead_of_opening():
+    demo.clear_cache()
+    view = demo.ClassView(rank_now=False)
+    view.embed_ahead()  # what the presenter page runs in a thread while the page loads
+    texts = [demo.CLASS_SET["reference"], *(a for a, _ in demo.CLASS_SET["answers"])]
+    assert all(t in demo.scoring._TEXTS for t in texts) and view.df is None
+
+
 def test_class_set_table_and_chart():
     table = demo.class_set_table()
     assert len(table) == 10 and set(table["label"]) == {"right", "wrong", "garbled", "no answer"}

@@ -41,7 +41,10 @@ PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
 
 def presenter(preset: str = "lawyer / attorney"):
     """The presenter page: a title, then the pair demo and the class view in two tabs (the class
-    set is ranked when its tab is first opened)."""
+    set is ranked when its tab is first opened; its texts are embedded in the background once the
+    page is shown)."""
+    import threading
+
     import ipywidgets as w
     from IPython.display import display
 
@@ -54,6 +57,7 @@ def presenter(preset: str = "lawyer / attorney"):
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
     title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
+    threading.Thread(target=classes.embed_ahead, daemon=True).start()
     return demo, classes
 
 

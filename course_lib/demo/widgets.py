@@ -21,7 +21,7 @@ from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, rankin
 from course_lib.demo.notes import script_notes
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
 from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
-from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
+from course_lib.demo.scoring import analyze, encoded_many, escape, torch_threads, worst_line
 from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
 
 CSS_PREFIX = "bertscore-demo"
@@ -267,6 +267,16 @@ class ClassView(_Shown):
         self._shown = rank_now
         if rank_now:
             self.update()
+
+    def embed_ahead(self) -> None:
+        """Embed the reference and the answers now, so that opening the view only ranks (the
+        presenter runs this in a thread while the page loads). A problem is shown on opening."""
+        answers = [a.strip() for a in self.answers.value.splitlines() if a.strip()]
+        with ONE_AT_A_TIME, torch_threads(1):
+            try:
+                encoded_many([self.reference.value.strip(), *answers])
+            except Exception:
+                pass
 
     def show(self) -> None:
         """Rank now if nothing was ranked yet (the tab was opened)."""
