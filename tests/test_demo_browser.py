@@ -433,8 +433,8 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
               f"an edit (nine answers, one new): {time.perf_counter() - start:.2f} s (a shared, loaded machine)")
 
         # the other tab waits for the kernel: never old numbers under a newly chosen preset
-        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes about a second
-        answers.fill("\n".join(answers.input_value().splitlines()[:8]))
+        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes a second or more
+        answers.fill("\n".join(f"Answer {k}: Rob Halford sang with band number {k} for a while." for k in range(40)))
         page.locator(".bertscore-demo-class-button").first.click()  # the kernel ranks ...
         page.get_by_role("tab", name="One pair").click()
         page.evaluate("() => { window.__stale = []; }")
@@ -455,11 +455,19 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         deadline = time.monotonic() + 240
         while len(server.kernels()) < 2 and time.monotonic() < deadline:  # the page's + the pool's
             time.sleep(1)
+        # ... and it keeps the preset and the idf setting (texts typed by hand are not kept)
+        page.locator(".bertscore-demo-idf input[type=checkbox]").first.check()
+        cold_idf = expected(*demo.PRESETS["cold / freezing"], idf="WMT16 references")
+        wait_shown(page, cold_idf, what="idf on before the reload")
         page.wait_for_timeout(20_000)  # the pool's kernel runs the notebook
         start = time.perf_counter()
         page.reload(wait_until="domcontentloaded", timeout=300_000)
         page.locator(F).first.wait_for(state="visible", timeout=300_000)
-        print(f"Voilà reload: {time.perf_counter() - start:.1f} s")
+        shown_s = time.perf_counter() - start
+        wait_shown(page, cold_idf, what="the preset and idf kept over a reload")
+        print(f"Voilà reload: page shown {shown_s:.1f} s, its preset and idf back {time.perf_counter() - start:.1f} s")
+        assert select.evaluate("s => s.options[s.selectedIndex].textContent").replace("\xa0", " ") == "cold / freezing"
+        assert page.locator(".bertscore-demo-idf input[type=checkbox]").first.is_checked()
         deadline = time.monotonic() + 120
         while len(server.kernels()) > 2 and time.monotonic() < deadline:
             time.sleep(1)

@@ -48,14 +48,14 @@ def presenter(preset: str = "lawyer / attorney"):
     import ipywidgets as w
     from IPython.display import display
 
-    from course_lib.demo.widgets import ClassView, Demo
+    from course_lib.demo.widgets import ClassView, Demo, keep_settings_html
 
     demo, classes = Demo(preset=preset, scroll=False), ClassView(rank_now=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
                  layout=w.Layout(width="100%"))
     tabs.add_class("bertscore-demo-present")
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
-    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
+    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>" + keep_settings_html())  # over a reload
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
     threading.Thread(target=classes.embed_ahead, daemon=True).start()
     return demo, classes
