@@ -519,4 +519,5 @@ def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
         # kernels of pages just left (or left before they connected) go within 5 s (30 s) of the page: a few at
         # a time at most, then one for the open page and one waiting in the pool
         assert max(counts) <= 8, f"kernels pile up: {counts}"
-        assert len(kernels) <= 2 and settled <= 1.5 * memory[0], f"{len(kernels)} kernels, {settled:.0f} MiB"
+        one = memory[0] / counts[0]  # a kernel's memory at the first page (the pool's next one may not run yet)
+        assert len(kernels) <= 2 and settled <= 1.5 * 2 * one, f"{len(kernels)} kernels, {settled:.0f} MiB"
