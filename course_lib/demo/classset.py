@@ -33,7 +33,7 @@ def rank_answers(answers: list[str], reference: str, labels: list[str] | None = 
         raise InputProblem("There are no answers to rank: type one answer per line.")
     reference = checked_text(reference, "reference")
     layer = check_layer(layer)
-    encoded_many([reference, *answers])  # each text embedded once and cached: an edit embeds the edited answer only
+    encoded_many([reference, *answers])  # each text embedded once, cached: after an edit, only new texts
     with torch_threads(1):
         raw = torch.tensor([(v.P, v.R, v.F) for v in (pair_view(a, reference, layer, None) for a in answers)])
         P, R, F = (rescale(raw, baseline_for(layer)) if rescale_with_baseline else raw).T

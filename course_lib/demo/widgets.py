@@ -55,7 +55,7 @@ _KEEP_JS = """(function () {
   function read() { try { return JSON.parse(sessionStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } }
   function pick(select, text) {
     for (var k = 0; k < select.options.length; k++) {
-      if (select.options[k].textContent.replace(/\u00a0/g, ' ') === text && select.selectedIndex !== k) {
+      if (select.options[k].textContent.replace(/\\u00a0/g, ' ') === text && select.selectedIndex !== k) {
         select.selectedIndex = k; select.dispatchEvent(new Event('change', {bubbles: true})); return;
       }
     }
@@ -68,10 +68,14 @@ _KEEP_JS = """(function () {
     if (s.corpus) pick(c, s.corpus);
     if (typeof s.idf === 'boolean' && i.checked !== s.idf) i.click();
     if (s.preset) pick(p, s.preset);
+    function label(select) {
+      var o = select.options[select.selectedIndex];
+      return o ? o.textContent.replace(/\\u00a0/g, ' ') : '';
+    }
     function save() {
-      var t = read(), name = p.options[p.selectedIndex] ? p.options[p.selectedIndex].textContent.replace(/\u00a0/g, ' ') : '';
+      var t = read(), name = label(p);
       if (name && name !== CUSTOM) t.preset = name;
-      t.idf = i.checked; t.corpus = c.options[c.selectedIndex] ? c.options[c.selectedIndex].textContent.replace(/\u00a0/g, ' ') : t.corpus;
+      t.idf = i.checked; t.corpus = label(c) || t.corpus;
       sessionStorage.setItem(KEY, JSON.stringify(t));
     }
     p.addEventListener('change', save); c.addEventListener('change', save);
