@@ -48,7 +48,8 @@ def presenter(preset: str = "lawyer / attorney"):
     import ipywidgets as w
     from IPython.display import display
 
-    from course_lib.demo.widgets import ClassView, Demo, keep_settings_html
+    from course_lib.demo.style import keep_settings_html
+    from course_lib.demo.widgets import ClassView, Demo
 
     demo, classes = Demo(preset=preset, scroll=False), ClassView(rank_now=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
@@ -57,8 +58,22 @@ def presenter(preset: str = "lawyer / attorney"):
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
     title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>" + keep_settings_html())  # over a reload
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
-    threading.Thread(target=classes.embed_ahead, daemon=True).start()
+    threading.Thread(target=embed_ahead, args=(classes,), daemon=True).start()
     return demo, classes
+
+
+def embed_ahead(classes) -> None:
+    """Embed a ClassView's reference and answers now (the presenter runs this in a thread while
+    its page loads), so that opening the view only ranks. A problem is shown on opening."""
+    from course_lib.demo.scoring import encoded_many, torch_threads
+    from course_lib.demo.widgets import ONE_AT_A_TIME
+
+    answers = [a.strip() for a in classes.answers.value.splitlines() if a.strip()]
+    with ONE_AT_A_TIME, torch_threads(1):
+        try:
+            encoded_many([classes.reference.value.strip(), *answers])
+        except Exception:
+            pass
 
 
 def presenter_notebook() -> dict:

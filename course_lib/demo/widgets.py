@@ -13,7 +13,6 @@ land after, and over, the new text's.
 """
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 
@@ -22,7 +21,7 @@ from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, rankin
 from course_lib.demo.notes import script_notes
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
 from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
-from course_lib.demo.scoring import analyze, encoded_many, escape, torch_threads, worst_line
+from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
 from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
 
 CSS_PREFIX = "bertscore-demo"
@@ -43,51 +42,6 @@ def _scroll_here_js(token: str) -> str:
     return (f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="'
             f"if(!window.__bsd_{token}){{window.__bsd_{token}=1;var d=this.closest('.{CSS_PREFIX}');"
             f"if(d){{setTimeout(function(){{d.scrollIntoView({{block:'start'}});}},300);}}}}\">")
-
-
-# The presenter page keeps its preset and idf setting over a reload: the page stores them in its
-# tab's sessionStorage when they change and, once the new page's controls are there, sets them
-# back as a click would (the kernel then scores them). Texts typed by hand are not kept.
-_KEEP_JS = """(function () {
-  if (window.__bsdKeep) return; window.__bsdKeep = 1;
-  var KEY = 'bertscore-demo-settings', tries = 0;
-  function el(s) { return document.querySelector('.bertscore-demo-' + s); }
-  function read() { try { return JSON.parse(sessionStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } }
-  function pick(select, text) {
-    for (var k = 0; k < select.options.length; k++) {
-      if (select.options[k].textContent.replace(/\\u00a0/g, ' ') === text && select.selectedIndex !== k) {
-        select.selectedIndex = k; select.dispatchEvent(new Event('change', {bubbles: true})); return;
-      }
-    }
-  }
-  var timer = setInterval(function () {
-    var p = el('preset select'), i = el('idf input'), c = el('corpus select');
-    if (!(p && i && c)) { if (++tries > 600) clearInterval(timer); return; }
-    clearInterval(timer);
-    var s = read();
-    if (s.corpus) pick(c, s.corpus);
-    if (typeof s.idf === 'boolean' && i.checked !== s.idf) i.click();
-    if (s.preset) pick(p, s.preset);
-    function label(select) {
-      var o = select.options[select.selectedIndex];
-      return o ? o.textContent.replace(/\\u00a0/g, ' ') : '';
-    }
-    function save() {
-      var t = read(), name = label(p);
-      if (name && name !== CUSTOM) t.preset = name;
-      t.idf = i.checked; t.corpus = label(c) || t.corpus;
-      sessionStorage.setItem(KEY, JSON.stringify(t));
-    }
-    p.addEventListener('change', save); c.addEventListener('change', save);
-    i.addEventListener('click', function () { setTimeout(save, 0); });
-  }, 100);
-})();"""
-
-
-def keep_settings_html() -> str:
-    """A hidden element whose script keeps the preset and idf setting over a reload (_KEEP_JS)."""
-    js = _KEEP_JS.replace("CUSTOM", json.dumps(CUSTOM))
-    return f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{escape(js)}">'
 
 
 class _Shown:
@@ -313,16 +267,6 @@ class ClassView(_Shown):
         self._shown = rank_now
         if rank_now:
             self.update()
-
-    def embed_ahead(self) -> None:
-        """Embed the reference and the answers now, so that opening the view only ranks (the
-        presenter runs this in a thread while the page loads). A problem is shown on opening."""
-        answers = [a.strip() for a in self.answers.value.splitlines() if a.strip()]
-        with ONE_AT_A_TIME, torch_threads(1):
-            try:
-                encoded_many([self.reference.value.strip(), *answers])
-            except Exception:
-                pass
 
     def show(self) -> None:
         """Rank now if nothing was ranked yet (the tab was opened)."""
