@@ -147,12 +147,21 @@ def time_page(reloads: int = 5) -> dict:
     """`make present` as a user starts it (no JUPYTER_TOKEN), timed from outside in Chromium."""
     import tempfile
 
+    import psutil
+
     sys.path.insert(0, str(ROOT / "tests"))
     from demo_servers import Server, launcher
     from playwright.sync_api import sync_playwright
 
     f = ".bertscore-demo-scores .demo-bertscore-F"
     out = {}
+
+    def busy(kernel) -> bool:
+        try:
+            return kernel.cpu_percent(interval=0.5) > 5
+        except psutil.NoSuchProcess:  # a left page's kernel, shut down meanwhile
+            return False
+
     server = Server(launcher("present"), Path(tempfile.mkdtemp(prefix="bench-page-")), own_token=False)
     try:
         url = server.printed_url()
@@ -167,7 +176,7 @@ def time_page(reloads: int = 5) -> dict:
             for _ in range(reloads):
                 while len(server.kernels()) < 2:  # the pool's kernel started ...
                     time.sleep(0.5)
-                while any(k.cpu_percent(interval=0.5) > 5 for k in server.kernels()):  # ... and ready
+                while any(busy(k) for k in server.kernels()):  # ... and ready
                     pass
                 start = time.monotonic()
                 page.reload(wait_until="domcontentloaded", timeout=600_000)
