@@ -14,7 +14,7 @@ What it measures, all in one run on one machine, with the embedded model (all-Mi
   4. the demo's reaction per control change, kernel-side (course_lib.demo.time_controls);
   5. `make present` in Chromium, from outside (`--only page` runs just this): seconds from the
      command to a usable page (the scores shown), a reload (with the preheated kernel ready),
-     Rank after an edit in the class view, and the kernels left after 5 reloads.
+     the class set ranked when its tab opens and Rank after an edit, and the kernels left after 5 reloads.
 Every measurement runs in a fresh subprocess (so peak memory is its own), after a warm-up call
 on 8 pairs (model loaded, kernels ready); the runs are interleaved and repeated, and the
 table gives medians. Wall-clock seconds are what a user waits; CPU seconds (this process) are
@@ -147,12 +147,21 @@ def time_page(reloads: int = 5) -> dict:
     """`make present` as a user starts it (no JUPYTER_TOKEN), timed from outside in Chromium."""
     import tempfile
 
+    import psutil
+
     sys.path.insert(0, str(ROOT / "tests"))
     from demo_servers import Server, launcher
     from playwright.sync_api import sync_playwright
 
     f = ".bertscore-demo-scores .demo-bertscore-F"
     out = {}
+
+    def busy(kernel) -> bool:
+        try:
+            return kernel.cpu_percent(interval=0.5) > 5
+        except psutil.NoSuchProcess:  # a left page's kernel, shut down meanwhile
+            return False
+
     server = Server(launcher("present"), Path(tempfile.mkdtemp(prefix="bench-page-")), own_token=False)
     try:
         url = server.printed_url()
@@ -167,7 +176,7 @@ def time_page(reloads: int = 5) -> dict:
             for _ in range(reloads):
                 while len(server.kernels()) < 2:  # the pool's kernel started ...
                     time.sleep(0.5)
-                while any(k.cpu_percent(interval=0.5) > 5 for k in server.kernels()):  # ... and ready
+                while any(busy(k) for k in server.kernels()):  # ... and ready
                     pass
                 start = time.monotonic()
                 page.reload(wait_until="domcontentloaded", timeout=600_000)
@@ -176,13 +185,17 @@ def time_page(reloads: int = 5) -> dict:
                 time.sleep(8)  # the page left behind is shut down 5 s after it disconnected
                 counts.append(len(server.kernels()))
             out["reload_s"], out["kernels_after_reload"] = times, counts
+            start = time.monotonic()
             page.get_by_role("tab", name="A class set").click()
             page.locator(".bsd-rank").wait_for(state="visible", timeout=120_000)
+            out["rank_first_s"] = time.monotonic() - start  # ten answers, nothing cached
             box = page.locator(".bertscore-demo-class-answers textarea").first
-            box.fill("\n".join(box.input_value().splitlines()[:9]))
+            new = "Rob Halford sang in Judas Priest, the heavy metal band."  # never embedded before
+            box.fill("\n".join(box.input_value().splitlines()[:8] + [new]))
             start = time.monotonic()
             page.locator(".bertscore-demo-class-button").first.click()
-            page.wait_for_function("() => document.querySelectorAll('.bsd-rank tr').length === 10",
+            page.wait_for_function("([n]) => document.querySelectorAll('.bsd-rank tr').length === 10 && "
+                                   "document.querySelector('.bsd-rank').textContent.includes(n)", arg=[new],
                                    timeout=120_000)
             out["rank_s"] = time.monotonic() - start
             out["kernel_mb"] = sum(k.memory_info().rss for k in server.kernels()) / 2**20
@@ -445,13 +458,14 @@ def report(args, info, res, loads) -> str:
 
 
 def page_report(p: dict) -> str:
-    ok = p["first_page_s"] <= 15 and max(p["reload_s"]) <= 5
+    ok = p["first_page_s"] <= 15 and max(p["reload_s"]) <= 5 and max(p["rank_first_s"], p["rank_s"]) <= 1
     return (f"**`make present` in Chromium, from outside** (1280×720, no JUPYTER_TOKEN): the URL printed "
             f"after {p['url_s']:.1f} s, the page usable (scores shown) **{p['first_page_s']:.1f} s** after "
             f"the command; a reload with the preheated kernel ready: **{statistics.median(p['reload_s']):.1f} s** "
             f"median (max {max(p['reload_s']):.1f} s of {len(p['reload_s'])}); kernels after each reload: "
-            f"{p['kernels_after_reload']} (the open page's and the pool's), {p['kernel_mb']:,.0f} MB; Rank "
-            f"after an edit (nine answers): {p['rank_s']:.2f} s. Targets ≤ 15 s and ≤ 5 s: {verdict(ok)}.")
+            f"{p['kernels_after_reload']} (the open page's and the pool's), {p['kernel_mb']:,.0f} MB; the class "
+            f"set ranked when its tab opened (ten answers, nothing cached): {p['rank_first_s']:.2f} s; Rank after an "
+            f"edit (nine answers, one new): {p['rank_s']:.2f} s. Targets ≤ 15 s, ≤ 5 s and ≤ 1 s: {verdict(ok)}.")
 
 
 def main():

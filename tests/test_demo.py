@@ -350,6 +350,40 @@ def test_rank_answers_matches_course_lib_and_bleu():
         demo.rank_answers([], ref)
 
 
+def test_ranking_again_after_an_edit_embeds_only_the_edited_answer(monkeypatch):
+    """The class view's Rank after an edit: the reference and the unchanged answers come from the
+    demo's cache; one forward pass, of the edited answer alone; the scores still equal
+    course_lib.score's (all ten answers) and a text embedded in a batch equals its own pass."""
+    answers = [a for a, _ in demo.CLASS_SET["answers"]]
+    ref = demo.CLASS_SET["reference"]
+    demo.clear_cache()
+    demo.rank_answers(answers, ref)
+    batched = demo.scoring._TEXTS[answers[3]].layers
+    rows = []
+    real = demo.scoring.hidden_states
+    monkeypatch.setattr(demo.scoring, "hidden_states",
+                        lambda model, ids, *a, **k: rows.append(ids.shape[0]) or real(model, ids, *a, **k))
+    edited = answers[:9] + ["Rob Halford sang for Judas Priest, a metal band."]
+    table = demo.rank_answers(edited, ref).set_index("answer")
+    assert rows == [1], f"forward passes of {rows} texts: the unchanged texts were embedded again"
+    P, R, F = course_lib.score(edited, [ref] * 10, rescale_with_baseline=True)
+    for a, p, f in zip(edited, P.tolist(), F.tolist()):
+        assert close(table.loc[a, "BERTScore F"], f) and close(table.loc[a, "BERTScore P"], p)
+    demo.clear_cache()
+    alone = demo.scoring.encoded(answers[3]).layers
+    assert alone.shape == batched.shape and float((alone - batched).abs().max()) < 1e-5
+
+
+def test_class_view_embeds_its_texts_ahead_of_opening():
+    import course_lib.demo.launch  # noqa: F401  (demo.launch)
+
+    demo.clear_cache()
+    view = demo.ClassView(rank_now=False)
+    demo.launch.embed_ahead(view)  # what the presenter page runs in a thread while the page loads
+    texts = [demo.CLASS_SET["reference"], *(a for a, _ in demo.CLASS_SET["answers"])]
+    assert all(t in demo.scoring._TEXTS for t in texts) and view.df is None
+
+
 def test_class_set_table_and_chart():
     table = demo.class_set_table()
     assert len(table) == 10 and set(table["label"]) == {"right", "wrong", "garbled", "no answer"}

@@ -373,6 +373,9 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         page.locator(F).first.wait_for(state="visible", timeout=300_000)
         print(f"Voilà: URL printed {printed:.1f} s, page usable {time.monotonic() - server.started:.1f} s "
               "after the launcher started")
+        started = server.log_path.read_text(errors="replace").count("Kernel started:")
+        assert started == 1, (f"{started} kernels started before the first page was usable: the page's "
+                              "kernel loads the model alone (the pool's next one waits until it is idle)")
         assert page.locator(".jp-InputArea-editor, .jp-InputArea .cm-editor").count() == 0  # no code
         assert "import" not in page.locator("body").inner_text()
 
@@ -412,20 +415,26 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         assert_in_view(page, [".bsd-long"], "the long view")
 
         # the class set, ranked when its tab opens; Rank after an edit; its table pages inside the view
+        start = time.perf_counter()
         page.get_by_role("tab", name="A class set").click()
         page.locator(".bsd-rank").wait_for(state="visible", timeout=120_000)
+        opened = time.perf_counter() - start
         assert page.locator(".bsd-rank tr").count() == 11
         assert_in_view(page, [".bertscore-demo-class-table"], "the class set")
         answers = page.locator(".bertscore-demo-class-answers textarea").first
-        answers.fill("\n".join(answers.input_value().splitlines()[:9]))
+        new = "Rob Halford sang in Judas Priest, the heavy metal band."  # a text never embedded: Rank runs the model
+        answers.fill("\n".join(answers.input_value().splitlines()[:8] + [new]))
         start = time.perf_counter()
         page.locator(".bertscore-demo-class-button").first.click()  # the box loses focus, then the click
-        page.wait_for_function("() => document.querySelectorAll('.bsd-rank tr').length === 10", timeout=120_000)
-        print(f"Rank after an edit, nine answers: {time.perf_counter() - start:.2f} s (a loaded machine)")
+        page.wait_for_function("([n]) => document.querySelectorAll('.bsd-rank tr').length === 10 && "
+                               "document.querySelector('.bsd-rank').textContent.includes(n)", arg=[new],
+                               timeout=120_000)
+        print(f"class set ranked when its tab opened (ten answers, nothing cached): {opened:.2f} s; Rank after "
+              f"an edit (nine answers, one new): {time.perf_counter() - start:.2f} s (a shared, loaded machine)")
 
         # the other tab waits for the kernel: never old numbers under a newly chosen preset
-        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes about a second
-        answers.fill("\n".join(answers.input_value().splitlines()[:8]))
+        cold = expected(*demo.PRESETS["cold / freezing"])  # before: the kernel's ranking takes a second or more
+        answers.fill("\n".join(f"Answer {k}: Rob Halford sang with band number {k} for a while." for k in range(40)))
         page.locator(".bertscore-demo-class-button").first.click()  # the kernel ranks ...
         page.get_by_role("tab", name="One pair").click()
         page.evaluate("() => { window.__stale = []; }")
@@ -446,11 +455,19 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         deadline = time.monotonic() + 240
         while len(server.kernels()) < 2 and time.monotonic() < deadline:  # the page's + the pool's
             time.sleep(1)
+        # ... and it keeps the preset and the idf setting (texts typed by hand are not kept)
+        page.locator(".bertscore-demo-idf input[type=checkbox]").first.check()
+        cold_idf = expected(*demo.PRESETS["cold / freezing"], idf="WMT16 references")
+        wait_shown(page, cold_idf, what="idf on before the reload")
         page.wait_for_timeout(20_000)  # the pool's kernel runs the notebook
         start = time.perf_counter()
         page.reload(wait_until="domcontentloaded", timeout=300_000)
         page.locator(F).first.wait_for(state="visible", timeout=300_000)
-        print(f"Voilà reload: {time.perf_counter() - start:.1f} s")
+        shown_s = time.perf_counter() - start
+        wait_shown(page, cold_idf, what="the preset and idf kept over a reload")
+        print(f"Voilà reload: page shown {shown_s:.1f} s, its preset and idf back {time.perf_counter() - start:.1f} s")
+        assert select.evaluate("s => s.options[s.selectedIndex].textContent").replace("\xa0", " ") == "cold / freezing"
+        assert page.locator(".bertscore-demo-idf input[type=checkbox]").first.is_checked()
         deadline = time.monotonic() + 120
         while len(server.kernels()) > 2 and time.monotonic() < deadline:
             time.sleep(1)
@@ -463,9 +480,6 @@ TINY = {"nbformat": 4, "nbformat_minor": 5,
                    "source": "import ipywidgets as w\nw.HTML('<b class=\"tiny\">tiny page</b>')"}]}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 23 is open: on 2026-11-24 DemoKernelManager did not shut down "
-                   "reloaded pages' kernels on this machine (17-18 kernels after 20 reloads, in the merged tree "
-                   "and in its own branch); strict: once the culler works this test passes and the mark must go")
 def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
     """make present's kernel handling (Voilà's pool of one preheated kernel and
     course_lib.demo.kernels) on a one-cell page: 20 reloads, and at most one kernel per open page
@@ -502,7 +516,8 @@ def test_twenty_reloads_leave_one_kernel_per_page(playwright_browser, tmp_path):
         settled = sum(k.memory_info().rss for k in kernels) / 2**20
         print(f"kernels after each of 20 reloads: {counts}; their memory (MiB): {[round(m) for m in memory]};"
               f" settled: {len(kernels)} kernels, {settled:.0f} MiB")
-        # kernels of pages just left (or left before they connected) go within 5 s (30 s): a few at
+        # kernels of pages just left (or left before they connected) go within 5 s (30 s) of the page: a few at
         # a time at most, then one for the open page and one waiting in the pool
         assert max(counts) <= 8, f"kernels pile up: {counts}"
-        assert len(kernels) <= 2 and settled <= 1.5 * memory[0], f"{len(kernels)} kernels, {settled:.0f} MiB"
+        one = memory[0] / counts[0]  # a kernel's memory at the first page (the pool's next one may not run yet)
+        assert len(kernels) <= 2 and settled <= 1.5 * 2 * one, f"{len(kernels)} kernels, {settled:.0f} MiB"

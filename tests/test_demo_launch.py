@@ -109,3 +109,10 @@ def test_make_present_serves_the_widgets_without_code(tmp_path):
     finally:
         server.stop()
     assert server.clean and not folder.exists()  # the copy is deleted on exit
+
+
+def test_launcher_waits_for_the_line_the_kernel_manager_logs():
+    """`make present` prints its URL once the server logs that its preheated kernel started."""
+    from course_lib.demo import kernels, launch
+
+    assert launch.POOL_STARTED == kernels.POOL_STARTED

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import pandas as pd
+import torch
 
+from course_lib.bertscore.baseline import rescale
 from course_lib.demo.presets import CLASS_SET
-from course_lib.demo.inputs import InputProblem, check_layer, check_text
-from course_lib.demo.scoring import escape
+from course_lib.demo.inputs import InputProblem, baseline_for, check_layer
+from course_lib.demo.scoring import checked_text, encoded_many, escape, pair_view, torch_threads
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.model import DEFAULT_LAYER
@@ -20,18 +22,21 @@ def rank_answers(answers: list[str], reference: str, labels: list[str] | None = 
     """Score every answer against one reference; rank by BERTScore F and by BLEU.
 
     Returns a DataFrame sorted by BERTScore F (best first) with columns answer, [label],
-    BERTScore P, R, F (rescaled by default; `course_lib.score`), BLEU (0-100), ROUGE-L F,
-    rank BERTScore (by F), rank BLEU (1 = best; ties share the best rank).
+    BERTScore P, R, F (rescaled by default; equal to `course_lib.score(answers, [reference] * n,
+    num_layers=layer, rescale_with_baseline=...)`), BLEU (0-100), ROUGE-L F, rank BERTScore (by
+    F), rank BLEU (1 = best; ties share the best rank). Scored through the demo's cache of texts
+    (`course_lib.demo.scoring.pair_view`): the reference is embedded once, not once per answer,
+    and ranking again after an edit embeds only the texts not seen before.
     """
-    from course_lib.engine.scorer import score
-
-    answers = [check_text(a, f"answer {i + 1}") for i, a in enumerate(answers)]
+    answers = [checked_text(a, f"answer {i + 1}") for i, a in enumerate(answers)]
     if not answers:
         raise InputProblem("There are no answers to rank: type one answer per line.")
-    reference = check_text(reference, "reference")
+    reference = checked_text(reference, "reference")
     layer = check_layer(layer)
-    P, R, F = score(answers, [reference] * len(answers), num_layers=layer,
-                    rescale_with_baseline=rescale_with_baseline)
+    encoded_many([reference, *answers])  # each text embedded once, cached: after an edit, only new texts
+    with torch_threads(1):
+        raw = torch.tensor([(v.P, v.R, v.F) for v in (pair_view(a, reference, layer, None) for a in answers)])
+        P, R, F = (rescale(raw, baseline_for(layer)) if rescale_with_baseline else raw).T
     df = pd.DataFrame({"answer": answers})
     if labels is not None:
         if len(labels) != len(answers):

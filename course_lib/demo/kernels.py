@@ -9,9 +9,21 @@ it refuses that request (`403 '_xsrf' argument missing`), so every reload used t
   * a kernel no page ever connected to (a page left before it connected, or fetched by a script),
     ORPHAN_S seconds after Voilà handed it out (a page connects within seconds of arriving).
 
+A page's connections are counted as its websocket opens and closes (`notify_connect` and
+`notify_disconnect`, which jupyter_server's websocket calls), not by looking every `cull_interval`
+seconds: a page reloaded between two looks would seem never to have connected, and its kernel
+would wait ORPHAN_S instead of DISCONNECTED_S (20 quick reloads piled up 16 kernels).
+
 Kernels waiting in Voilà's pool of preheated kernels (`--preheat_kernel`) are never culled (Voilà
 checks that before this class is asked). With a pool of one, a reload takes the waiting kernel
 (the page is there in seconds) and the pool runs the notebook in a fresh one for the next reload.
+
+That fresh kernel waits until every other kernel has been idle for QUIET_S seconds: the first page
+arrives while the pool's first kernel is still loading the model, and Voilà refilled the pool one
+second later, so two kernels imported torch and loaded the model at once and, on two cores, the
+first page came after both (~30 s instead of ~15-20 s). For the same reason the launcher prints
+the page's URL only once the pool's kernel is registered (this class logs POOL_STARTED then): a
+page asked for before that gets a kernel of its own, which loads the model beside the pool's.
 """
 from __future__ import annotations
 
@@ -23,6 +35,9 @@ from traitlets import Float, default
 
 DISCONNECTED_S = 5.0
 ORPHAN_S = 30.0
+QUIET_S = 3.0  # a new pool kernel starts once the others have been idle this long
+QUIET_MAX_S = 180.0  # ... or after this long anyway
+POOL_STARTED = "Preheated kernel started"  # logged when Voilà's pool has one (launch.py waits for it)
 
 
 class DemoKernelManager(AsyncMappingKernelManager):
@@ -30,6 +45,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     disconnected_s = Float(DISCONNECTED_S, config=True, help="cull a kernel this long after its page left")
     orphan_s = Float(ORPHAN_S, config=True, help="cull a kernel no page connected to after this long")
+    quiet_s = Float(QUIET_S, config=True, help="start a pool kernel once the others were idle this long")
 
     @default("cull_idle_timeout")
     def _cull_idle_timeout(self):  # > 0 starts jupyter_server's periodic culler
@@ -37,13 +53,54 @@ class DemoKernelManager(AsyncMappingKernelManager):
 
     @default("cull_interval")
     def _cull_interval(self):
-        return 2
+        return 1
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._seen_connected: set[str] = set()
-        self._unused_since: dict[str, float] = {}  # kernel id -> when it was first seen with no page
+        self._unused_since: dict[str, float] = {}  # kernel id -> since when no page uses it
         self._closing: set[str] = set()
+        self._stopping = False
+
+    async def start_kernel(self, **kwargs):
+        """Start a kernel; one for Voilà's pool (VOILA_PREHEAT in its environment) waits until
+        the kernels already running are quiet (see the module docstring)."""
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True" and self._kernels:
+            await self._quiet()
+        if self._stopping:
+            raise RuntimeError("the server is stopping: no new kernel")
+        kernel_id = await super().start_kernel(**kwargs)
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True":
+            # Voilà registers the kernel for its notebook as soon as this returns (no await between)
+            asyncio.get_running_loop().call_soon(self.log.info, "%s: %s", POOL_STARTED, kernel_id)
+        return kernel_id
+
+    async def _quiet(self) -> None:
+        """Return once every kernel has been idle for `quiet_s` seconds (at most QUIET_MAX_S)."""
+        start = quiet_since = time.monotonic()
+        while not self._stopping and time.monotonic() - start < QUIET_MAX_S:
+            now = time.monotonic()
+            if any(getattr(k, "execution_state", None) not in ("idle", "dead") for k in list(self._kernels.values())):
+                quiet_since = now
+            elif now - quiet_since >= self.quiet_s:
+                return
+            await asyncio.sleep(0.25)
+
+    async def shutdown_all(self, *args, **kwargs):
+        self._stopping = True  # a pool kernel waiting to start gives up
+        return await super().shutdown_all(*args, **kwargs)
+
+    def notify_connect(self, kernel_id: str) -> None:
+        """A page's websocket opened on `kernel_id`."""
+        super().notify_connect(kernel_id)
+        self._seen_connected.add(kernel_id)
+        self._unused_since.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        """A page's websocket closed: its kernel's wait starts now, whatever the culler's rhythm."""
+        super().notify_disconnect(kernel_id)
+        if self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._unused_since[kernel_id] = time.monotonic()
 
     def _pooled(self) -> set[str]:
         """Ids of the kernels waiting in Voilà's pool, ready (its pools exist with --preheat_kernel)."""
@@ -68,7 +125,8 @@ class DemoKernelManager(AsyncMappingKernelManager):
             return
         state = getattr(kernel, "execution_state", None)
         if state not in ("idle", "dead") or kernel_id in self._pooled():  # working, or waiting in the pool
-            self._unused_since.pop(kernel_id, None)
+            if kernel_id not in self._seen_connected:  # a page that left keeps its time
+                self._unused_since.pop(kernel_id, None)
             return
         now = time.monotonic()
         since = self._unused_since.setdefault(kernel_id, now)

@@ -16,7 +16,8 @@ one). Other extra arguments go to jupyter lab / voila.
 
 `present` keeps one kernel preheated: Voilà runs the presenter notebook in it before anyone asks,
 so the page (and a reload) comes at once; kernels whose page is gone are shut down
-(`course_lib.demo.kernels`).
+(`course_lib.demo.kernels`). Its URL is printed once that kernel is registered (a page asked for
+earlier would get a kernel of its own, loading the model beside the pool's on the same cores).
 """
 from __future__ import annotations
 
@@ -40,10 +41,14 @@ PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
 
 def presenter(preset: str = "lawyer / attorney"):
     """The presenter page: a title, then the pair demo and the class view in two tabs (the class
-    set is ranked when its tab is first opened)."""
+    set is ranked when its tab is first opened; its texts are embedded in the background once the
+    page is shown)."""
+    import threading
+
     import ipywidgets as w
     from IPython.display import display
 
+    from course_lib.demo.style import keep_settings_html
     from course_lib.demo.widgets import ClassView, Demo
 
     demo, classes = Demo(preset=preset, scroll=False), ClassView(rank_now=False)
@@ -51,9 +56,24 @@ def presenter(preset: str = "lawyer / attorney"):
                  layout=w.Layout(width="100%"))
     tabs.add_class("bertscore-demo-present")
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
-    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
+    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>" + keep_settings_html())  # over a reload
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
+    threading.Thread(target=embed_ahead, args=(classes,), daemon=True).start()
     return demo, classes
+
+
+def embed_ahead(classes) -> None:
+    """Embed a ClassView's reference and answers now (the presenter runs this in a thread while
+    its page loads), so that opening the view only ranks. A problem is shown on opening."""
+    from course_lib.demo.scoring import encoded_many, torch_threads
+    from course_lib.demo.widgets import ONE_AT_A_TIME
+
+    answers = [a.strip() for a in classes.answers.value.splitlines() if a.strip()]
+    with ONE_AT_A_TIME, torch_threads(1):
+        try:
+            encoded_many([classes.reference.value.strip(), *answers])
+        except Exception:
+            pass
 
 
 def presenter_notebook() -> dict:
@@ -69,6 +89,8 @@ PRESENT_FLAGS = [  # Voilà: a pool of one preheated kernel, and no kernel outli
     "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"]
 DEFAULT_PORTS = {"lab": 8888, "present": 8866}
 _MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
+POOL_STARTED = "Preheated kernel started"  # = course_lib.demo.kernels.POOL_STARTED, logged by the server
+POOL_WAIT_S = 30  # print the URL anyway this long after the server listens
 
 
 def url_of(mode: str, port: int, token: str) -> str:
@@ -115,9 +137,12 @@ def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
 
 
-def _forward(stream, out) -> None:
-    """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`)."""
+def _forward(stream, out, pool_started: threading.Event) -> None:
+    """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`);
+    set `pool_started` when the server says its preheated kernel started."""
     for line in stream:
+        if POOL_STARTED in line:
+            pool_started.set()
         if not any(m in line for m in _MASKED):
             out.write(line)
             out.flush()
@@ -165,10 +190,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
         process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, bufsize=1)
-        threading.Thread(target=_forward, args=(process.stdout, sys.stdout), daemon=True).start()
+        pool_started = threading.Event()
+        threading.Thread(target=_forward, args=(process.stdout, sys.stdout, pool_started), daemon=True).start()
         try:
             while process.poll() is None and not _listening(port):
                 time.sleep(0.2)
+            if mode == "present":  # the page's first visit takes the preheated kernel
+                deadline = time.monotonic() + POOL_WAIT_S
+                while process.poll() is None and not pool_started.wait(0.2) and time.monotonic() < deadline:
+                    pass
             if process.poll() is None:
                 url = url_of(mode, port, token)
                 print(f"\n    The demo: {url}\n", flush=True)

@@ -2,6 +2,11 @@
 its page runs (see `style_html`). Shown once per widget in an HTML widget."""
 from __future__ import annotations
 
+import html
+import json
+
+from course_lib.demo.presets import CUSTOM
+
 MARK_DARK, MARK_LIGHT = "#000000", "#ffffff"  # the match marks' two colours (one contrasts with any cell)
 # a frame, black inside white: the best match of a candidate token (precision)
 P_MARK = f"inset 0 0 0 2px {MARK_DARK}, inset 0 0 0 4px {MARK_LIGHT}"
@@ -125,3 +130,48 @@ def style_html() -> str:
     """The demo's <style> (and its Ctrl+Enter handler), shown once in an HTML widget."""
     return (f"<style>{CSS}</style>"
             f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{_KEYS_JS}">')
+
+
+# The presenter page keeps its preset and idf setting over a reload: the page stores them in its
+# tab's sessionStorage when they change and, once the new page's controls are there, sets them
+# back as a click would (the kernel then scores them). Texts typed by hand are not kept.
+_KEEP_JS = """(function () {
+  if (window.__bsdKeep) return; window.__bsdKeep = 1;
+  var KEY = 'bertscore-demo-settings', tries = 0;
+  function el(s) { return document.querySelector('.bertscore-demo-' + s); }
+  function read() { try { return JSON.parse(sessionStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } }
+  function pick(select, text) {
+    for (var k = 0; k < select.options.length; k++) {
+      if (select.options[k].textContent.replace(/\\u00a0/g, ' ') === text && select.selectedIndex !== k) {
+        select.selectedIndex = k; select.dispatchEvent(new Event('change', {bubbles: true})); return;
+      }
+    }
+  }
+  var timer = setInterval(function () {
+    var p = el('preset select'), i = el('idf input'), c = el('corpus select');
+    if (!(p && i && c)) { if (++tries > 600) clearInterval(timer); return; }
+    clearInterval(timer);
+    var s = read();
+    if (s.corpus) pick(c, s.corpus);
+    if (typeof s.idf === 'boolean' && i.checked !== s.idf) i.click();
+    if (s.preset) pick(p, s.preset);
+    function label(select) {
+      var o = select.options[select.selectedIndex];
+      return o ? o.textContent.replace(/\\u00a0/g, ' ') : '';
+    }
+    function save() {
+      var t = read(), name = label(p);
+      if (name && name !== CUSTOM) t.preset = name;
+      t.idf = i.checked; t.corpus = label(c) || t.corpus;
+      sessionStorage.setItem(KEY, JSON.stringify(t));
+    }
+    p.addEventListener('change', save); c.addEventListener('change', save);
+    i.addEventListener('click', function () { setTimeout(save, 0); });
+  }, 100);
+})();"""
+
+
+def keep_settings_html() -> str:
+    """A hidden element whose script keeps the preset and idf setting over a reload (_KEEP_JS)."""
+    js = _KEEP_JS.replace("CUSTOM", json.dumps(CUSTOM))
+    return f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{html.escape(js)}">'
