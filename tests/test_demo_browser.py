@@ -25,12 +25,9 @@ from pathlib import Path
 
 import pytest
 
+from browser import chromium
 from demo_servers import NOTEBOOK, ROOT, Server, launcher
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-IN_CI = os.environ.get("COURSE_CI") == "1" or os.environ.get("CI", "").lower() == "true"
 VIEWPORTS = [(1280, 720), (1024, 768)]
 F = ".bertscore-demo-scores .demo-bertscore-F"
 HEAT = ".bertscore-demo-heatmap"
@@ -42,22 +39,8 @@ QUIET = {"apputils-extension/notification": {"fetchNews": "false", "checkForUpda
 
 @pytest.fixture(scope="module")
 def playwright_browser():
-    problems = []
-    if not CHROMIUM.exists():
-        problems.append("/usr/bin/chromium is missing (apt-get update && apt-get install -y chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        problems.append("the playwright package is missing (pip install -r requirements.txt)")
-    if problems:
-        message = "browser test of the demo: " + "; ".join(problems)
-        if IN_CI:
-            pytest.fail(message + " — under CI this is a failure, not a skip", pytrace=False)
-        pytest.skip(message)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    with chromium("browser test of the demo") as launched:
+        yield launched
 
 
 # --- what the scores must be (computed here, not read from the page) ----------------------------
