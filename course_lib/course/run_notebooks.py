@@ -100,7 +100,9 @@ def write_readme(times: dict[str, float], readme: Path = Path("README.md")) -> N
     import torch
 
     rows = [f"| {name} | {seconds:.0f} |" for name, seconds in times.items()]
+    numbered = sorted(name[:2] for name in times if name[:2].isdigit())
     chapters = sum(s for name, s in times.items() if name[:2].isdigit())
+    span = f"{numbered[0]}–{numbered[-1]}" if numbered else "none"
     text = "\n".join([
         f"`make run` times ({datetime.date.today().isoformat()}; {cpu_name()}, {os.cpu_count()} cores, "
         f"torch {torch.__version__} with {torch.get_num_threads()} threads; each notebook on a fresh "
@@ -109,7 +111,7 @@ def write_readme(times: dict[str, float], readme: Path = Path("README.md")) -> N
         "| notebook | seconds |",
         "|---|---:|",
         *rows,
-        f"| **chapters 00–09 together** | **{chapters:.0f}** ({chapters / 60:.1f} min) |",
+        f"| **chapters {span} together** | **{chapters:.0f}** ({chapters / 60:.1f} min) |",
     ])
     replace_block(readme, "RUNTIMES", text)
     print(f"written to {readme}")
