@@ -2,7 +2,6 @@
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-KERNEL := bertscore-course
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -35,15 +34,13 @@ ifeq ($(TORCH),cpu)
 endif
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
-	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "BERTScore course" >/dev/null
+	$(PY) -m course_lib.course.lab --install >/dev/null
 	touch $(STAMP)
 
-## make lab: open the course in JupyterLab
-# Jupyter refuses to run as root (containers, CI machines) unless told it may.
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
-
+## make lab: open the course in JupyterLab, on your own copies of the notebooks in work/ (made the
+#   first time, never overwritten; git ignores work/), START_HERE.ipynb first
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=notebooks $(ROOT_FLAG)
+	$(PY) -m course_lib.course.lab
 
 ## make test: every test (the book is built first, its pages are tested with the unit tests; then
 #   nbval over the chapter notebooks)

@@ -73,7 +73,7 @@ class Server:
         """The URL the launcher printed (the one line a user copies); its token becomes self.token."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            found = re.search(r"The demo: (http://\S+)", self.log_path.read_text(errors="replace"))
+            found = re.search(r"The (?:demo|course): (http://\S+)", self.log_path.read_text(errors="replace"))
             if found:
                 self.token = re.search(r"[?&]token=([^&\s]+)", found.group(1)).group(1)
                 return found.group(1)

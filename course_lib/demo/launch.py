@@ -115,25 +115,34 @@ def pick_port(mode: str) -> int:
     raise SystemExit("no free port on 127.0.0.1")
 
 
+def lab_command(folder: Path, page: str, port: int, extra: list[str]) -> list[str]:
+    """jupyter lab serving `folder` on 127.0.0.1:`port`, opening `page` (a path inside `folder`) first.
+    The token is not on it: the server reads it from JUPYTER_TOKEN (a token on the command line shows
+    in `ps`, and the servers then print it masked)."""
+    return [sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--ServerApp.root_dir={folder}",
+            f"--LabApp.default_url=/lab/tree/{page}", f"--port={port}", "--ServerApp.port_retries=0",
+            "--ServerApp.open_browser=False", *_root_flag(), *extra]
+
+
+def _root_flag() -> list[str]:
+    """Jupyter refuses to run as root (containers, CI machines) unless told it may."""
+    return ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
 def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
-    """The jupyter lab / voila command line for `mode` serving `folder`. The token is not on it:
-    the server reads it from JUPYTER_TOKEN (a token on the command line shows in `ps`, and the
-    servers then print it masked)."""
-    python = [sys.executable, "-m"]  # this Python's servers, whatever their scripts' first line says
-    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    """The jupyter lab / voila command line for `mode` serving `folder` (this Python's servers,
+    whatever their scripts' first line says); the token is not on it (see lab_command)."""
     if mode == "lab":
         from course_lib.paths import NOTEBOOKS
 
         shutil.copy(NOTEBOOKS / "demo.ipynb", folder / "demo.ipynb")
-        return [*python, "jupyterlab", "--ip=127.0.0.1", f"--ServerApp.root_dir={folder}",
-                "--LabApp.default_url=/lab/tree/demo.ipynb", f"--port={port}", "--ServerApp.port_retries=0",
-                "--ServerApp.open_browser=False", *root, *extra]
+        return lab_command(folder, "demo.ipynb", port, extra)
     if mode == "present":
         (folder / "present.ipynb").write_text(json.dumps(presenter_notebook()))
         # the kernel manager as a module of its own in the served folder (on the server's PYTHONPATH):
         # importing it as course_lib.demo.kernels would import course_lib, and torch, into the server
         shutil.copy(KERNELS, folder / "bertscore_demo_kernels.py")
-        return [*python, "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
+        return [sys.executable, "-m", "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
                 f"--Voila.root_dir={folder}", f"--port={port}", "--Voila.port_retries=0", "--no-browser",
                 *PRESENT_FLAGS, *extra]
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
@@ -159,8 +168,8 @@ def _listening(port: int) -> bool:
 
 
 def open_browser(url: str, folder: Path) -> None:
-    """Open `url` in the default browser through a local redirect page (so the token is not on the
-    browser's command line), as Jupyter does."""
+    """Open `url` in the default browser through a local redirect page written in `folder` (so the
+    token is not on the browser's command line), as Jupyter does."""
     page = folder / "open.html"
     page.write_text(f'<meta http-equiv="refresh" content="0;url={url}"><a href="{url}">{url}</a>')
     page.chmod(0o600)
@@ -171,6 +180,35 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def serve(cmd: list[str], env: dict, port: int, url: str, label: str, browser: bool,
+          pool: bool = False) -> int:
+    """Run the server `cmd` until it ends (or Ctrl-C / kill): print "`label`: `url`" once it listens
+    (with `pool`, once its preheated kernel started, or POOL_WAIT_S later), open the browser at it
+    unless `browser` is False, and forward its log without its own URL lines."""
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` too: the caller still cleans up
+    process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    pool_started = threading.Event()
+    threading.Thread(target=_forward, args=(process.stdout, sys.stdout, pool_started), daemon=True).start()
+    page_folder = Path(tempfile.mkdtemp(prefix="bertscore-open-"))
+    try:
+        while process.poll() is None and not _listening(port):
+            time.sleep(0.2)
+        if pool:  # the page's first visit takes the preheated kernel
+            deadline = time.monotonic() + POOL_WAIT_S
+            while process.poll() is None and not pool_started.wait(0.2) and time.monotonic() < deadline:
+                pass
+        if process.poll() is None:
+            print(f"\n    {label}: {url}\n", flush=True)
+            if browser:
+                open_browser(url, page_folder)
+        return process.wait()
+    except KeyboardInterrupt:
+        process.terminate()
+        return process.wait()
+    finally:
+        shutil.rmtree(page_folder, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
@@ -178,7 +216,6 @@ def main(argv: list[str] | None = None) -> int:
     mode, extra = argv[0], argv[1:]
     browser = "--no-browser" not in extra
     extra = [a for a in extra if a != "--no-browser"]
-    signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` too: still delete the copy
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_urlsafe(24)
     port = pick_port(mode) if mode in DEFAULT_PORTS else 0
     folder = Path(tempfile.mkdtemp(prefix="bertscore-demo-"))
@@ -190,26 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cmd = command(mode, folder, extra, port)
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
-        process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, bufsize=1)
-        pool_started = threading.Event()
-        threading.Thread(target=_forward, args=(process.stdout, sys.stdout, pool_started), daemon=True).start()
-        try:
-            while process.poll() is None and not _listening(port):
-                time.sleep(0.2)
-            if mode == "present":  # the page's first visit takes the preheated kernel
-                deadline = time.monotonic() + POOL_WAIT_S
-                while process.poll() is None and not pool_started.wait(0.2) and time.monotonic() < deadline:
-                    pass
-            if process.poll() is None:
-                url = url_of(mode, port, token)
-                print(f"\n    The demo: {url}\n", flush=True)
-                if browser:
-                    open_browser(url, folder)
-            return process.wait()
-        except KeyboardInterrupt:
-            process.terminate()
-            return process.wait()
+        return serve(cmd, env, port, url_of(mode, port, token), "The demo", browser, pool=mode == "present")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
