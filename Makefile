@@ -7,8 +7,14 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup lab test test-unit test-notebooks check student run figures bench demo present book clean
+.DEFAULT_GOAL := help
+.PHONY: help setup lab test test-unit test-notebooks check student run figures bench demo present book clean
 
+## make help: this list [instant]
+help:
+	@sed -n 's/^## make /  make /p' $(firstword $(MAKEFILE_LIST))
+
+## make setup: create .venv/ and install the course (every command does it when needed) [2-5 min, once]
 setup: $(STAMP)
 
 # The Python that creates .venv: PYTHON=... if given, else the newest of python3.13, python3.12,
@@ -37,13 +43,13 @@ endif
 	$(PY) -m course_lib.course.lab --install >/dev/null
 	touch $(STAMP)
 
-## make lab: open the course in JupyterLab, on your own copies of the notebooks in work/ (made the
-#   first time, never overwritten; git ignores work/), START_HERE.ipynb first
+## make lab: open the course in JupyterLab, on your own copies in work/, START_HERE first [~10 s; first run: setup]
+#   (copies made the first time, never overwritten; git ignores work/)
 lab: $(STAMP)
 	$(PY) -m course_lib.course.lab
 
-## make test: every test (the book is built first, its pages are tested with the unit tests; then
-#   nbval over the chapter notebooks)
+## make test: every test: the book, the unit tests, then nbval over the chapters [~40 min on 2 cores]
+#   (the book is built first, its pages are tested with the unit tests; then nbval over the chapter notebooks)
 # Tests run on the CPU (CUDA_VISIBLE_DEVICES empty: a GPU would change digits at 1e-7) and save
 # figures to a fresh temporary folder (COURSE_FIGURES), never over the committed figures/.
 # -rs prints the reason of every skip; under CI (COURSE_CI=1, see .ci/run) a skip is a failure.
@@ -58,42 +64,43 @@ test-unit: $(STAMP) book
 test-notebooks: $(STAMP)
 	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 
-## make check NB=notebooks/student/01_lexical_metrics.ipynb: run one notebook, show its exercise checks
-## make check NB=notebooks/student/08_human_agreement.ipynb EX=8.2: check one exercise; runs only the
-#   cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
+## make check NB=work/01_lexical_metrics.ipynb: run your copy of a chapter, one line per exercise [its run time]
+## make check NB=work/08_human_agreement.ipynb EX=8.2: check one exercise [1-15 s]
+#   Runs only the cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
 #   they use), not the whole chapter. A failed check gives a hint; after repeated failed runs (they
 #   are remembered in your cache folder, not in the course), with HINT=2, or with
 #   check_8_2(best_layer, hint=2) in the notebook, the hint shows the code.
 check: $(STAMP)
 	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(if $(HINT),--hint $(HINT)) $(NB)
 
-## make student: regenerate the student notebooks from the solution notebooks
+## make student: regenerate the student notebooks from the solution notebooks [~10 s]
 student: $(STAMP)
 	$(PY) -m course_lib.course.exercises
 
-## make run: execute every chapter headless and print each one's time (figures go to your
-#   per-user output folder, never over figures/: the tree stays clean)
+## make run: execute every chapter headless and print each one's time [~10 min on 2 cores]
+#   (figures go to your per-user output folder, never over figures/: the tree stays clean)
 run: $(STAMP)
 	$(PY) -m course_lib.course.run_notebooks notebooks/[0-9]*.ipynb
 
-## make figures: re-execute every chapter and the demo to refresh the committed PNGs in figures/, on purpose
+## make figures: re-execute every chapter and the demo, refreshing figures/ on purpose [~10 min]
 figures: $(STAMP)
 	CUDA_VISIBLE_DEVICES= COURSE_FIGURES=$(CURDIR)/figures $(PY) -m course_lib.course.run_notebooks \
 	  notebooks/[0-9]*.ipynb notebooks/demo.ipynb
 
+## make bench: speed and memory against bert-score and the bare forward pass [~30 min]
 bench: $(STAMP)
 	$(PY) tests/benchmark.py
 
-## make demo: the live demo in JupyterLab (a temporary copy of notebooks/demo.ipynb: the tree stays clean)
+## make demo: the live demo in JupyterLab, on a temporary copy of notebooks/demo.ipynb [~15 s]
 demo: $(STAMP)
 	$(PY) course_lib/demo/launch.py lab
 
-## make present: the presenter view, widgets only (Voila, 127.0.0.1, a token), for a projector
+## make present: the presenter view for a projector: widgets only (Voila, 127.0.0.1, a token) [~15 s]
 present: $(STAMP)
 	$(PY) course_lib/demo/launch.py present
 
-## make book: the course as a static site in build/book/_build/html (open index.html; works offline,
-#   from disk). Built from the notebooks' stored outputs (nothing runs); the first time, installs the
+## make book: the course as a static site, build/book/_build/html/index.html [~1 min; first time +1 min]
+#   (works offline, from disk). Built from the notebooks' stored outputs (nothing runs); the first time, installs the
 #   book's pinned packages (pyproject.toml's `book` extra) into .venv. Warnings are errors
 #   (BOOK_FLAGS=--strict, the default; BOOK_FLAGS= to see a draft despite warnings).
 BOOK_FLAGS ?= --strict
@@ -106,5 +113,6 @@ $(BOOK_STAMP): $(STAMP) pyproject.toml
 book: $(BOOK_STAMP)
 	$(PY) -m course_lib.course.book $(BOOK_FLAGS)
 
+## make clean: delete .venv/ (the next command sets it up again) [instant]
 clean:
 	rm -rf $(VENV)
