@@ -238,3 +238,91 @@ def test_no_page_loads_anything_from_the_network():
         skip_or_fail(f"the book is not built ({HTML / 'index.html'} is missing: run make book)")
     remote = {f"{path.name}: {url}" for path in HTML.glob("*.html") for url in REMOTE.findall(path.read_text())}
     assert not remote, sorted(remote)
+
+
+# ---- The book at a phone's width and at a laptop's (issue: first contact) ----
+
+LAYOUT_FACTS = """() => {
+  const se = document.scrollingElement;
+  const cut = [];
+  for (const d of document.querySelectorAll('.MathJax_Display')) {  // display maths
+    const left = d.getBoundingClientRect().left;
+    let right = left;
+    for (const e of d.querySelectorAll('*')) right = Math.max(right, e.getBoundingClientRect().right);
+    const scrolls = ['auto', 'scroll'].includes(getComputedStyle(d).overflowX);
+    if (right - left > d.clientWidth + 1 && !scrolls) cut.push((d.textContent || '').slice(0, 40));
+  }
+  const figures = Array.from(document.querySelectorAll('main .cell_output img')).map(img => {
+    const a = img.closest('a'); return a ? a.getAttribute('href') : null; });
+  const message = document.getElementById('MathJax_Message');
+  return {scrollWidth: se.scrollWidth, clientWidth: se.clientWidth, cut: cut, figures: figures,
+          mathjaxMessage: message && message.offsetParent !== null ? message.textContent : null,
+          downloads: Array.from(document.querySelectorAll('a[href*="_sources/"]')).map(a => a.getAttribute('href'))};
+}"""
+
+
+@pytest.fixture(scope="module", params=[390, 1280], ids=["phone-390px", "laptop-1280px"])
+def layout(browser, request):
+    """{page name: LAYOUT_FACTS} at one viewport width, each page opened on first use."""
+    context = browser.new_context(viewport={"width": request.param, "height": 800})
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else route.abort())
+    facts = {}
+
+    def of(name):
+        if name not in facts:
+            page = context.new_page()
+            page.goto((HTML / f"{name}.html").as_uri(), wait_until="load")
+            page.wait_for_function(MATHJAX_DONE, timeout=60_000)
+            facts[name] = page.evaluate(LAYOUT_FACTS)
+            page.close()
+        return facts[name]
+    yield of
+    context.close()
+
+
+@pytest.mark.parametrize("name", page_names())
+def test_page_reads_without_sideways_scroll_or_cut_maths(layout, name):
+    """No page scrolls sideways (a long URL, inline code or a table that pushes it wider), and no
+    display formula is cut off: one wider than its box scrolls inside it."""
+    info = layout(name)
+    assert info["scrollWidth"] <= info["clientWidth"], \
+        f"{name}.html is {info['scrollWidth']} px wide in a {info['clientWidth']} px window"
+    assert not info["cut"], f"{name}.html: display maths cut off: {info['cut']}"
+    assert info["mathjaxMessage"] is None, f"{name}.html shows MathJax's message {info['mathjaxMessage']!r}"
+
+
+@pytest.mark.parametrize("notebook", chapters(), ids=lambda p: p.stem)
+def test_figures_open_full_size_and_the_chapter_downloads(layout, notebook):
+    info = layout(notebook.stem)
+    assert all(href and href.startswith("_images/") for href in info["figures"]), \
+        f"{notebook.stem}: a figure is not a link to its full-size image: {info['figures']}"
+    assert any(h.endswith(f"_sources/{notebook.name}") for h in info["downloads"]), \
+        f"{notebook.stem}: no link to download the notebook ({info['downloads']})"
+
+
+def test_long_source_listings_are_folded():
+    """A `show_source` listing over FOLD_LINES lines is folded on its page (a button shows it)."""
+    from course_lib.course.book import FOLD_LINES, long_listing
+
+    if not (HTML / "index.html").exists():
+        skip_or_fail(f"the book is not built ({HTML / 'index.html'} is missing: run make book)")
+    long = {path.stem: sum(long_listing(c) for c in nbformat.read(path, as_version=4).cells) for path in chapters()}
+    assert sum(long.values()) > 0, f"no show_source listing over {FOLD_LINES} lines: the test tests nothing"
+    for stem, count in long.items():
+        html = (HTML / f"{stem}.html").read_text()
+        assert html.count("tag_hide-output") >= count, f"{stem}: {count} long listings, not all folded"
+    short = nbformat.v4.new_code_cell("show_source(f)", outputs=[nbformat.v4.new_output("stream", text="x\n" * 3)])
+    assert not long_listing(short)
+
+
+def test_each_script_once_and_one_title_style():
+    """sphinx-thebe's THEBE_JS_URL is declared once per page (Jupyter Book 1 wrote it twice), and every
+    chapter's title reads "NN — Title" (the sidebar showed four styles)."""
+    if not (HTML / "index.html").exists():
+        skip_or_fail(f"the book is not built ({HTML / 'index.html'} is missing: run make book)")
+    twice = [p.name for p in HTML.glob("*.html") if p.read_text().count("const THEBE_JS_URL") > 1]
+    assert not twice, f"THEBE_JS_URL declared twice in {twice}"
+    titles = {p.stem: nbformat.read(p, as_version=4).cells[0].source.splitlines()[0] for p in chapters()}
+    odd = {stem: t for stem, t in titles.items() if not re.match(rf"# {stem.split('_')[0]} — \S", t)}
+    assert not odd, f"chapter titles not in the form '# NN — Title': {odd}"

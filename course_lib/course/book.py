@@ -12,7 +12,13 @@ copy, never a CDN). The builder writes a source folder under build/book/src:
   once its notebook is there), then the live demo with its screenshots, then the references
   (every chapter's "## References" section, gathered);
 - a note at the top of every page saying how to run that chapter;
+- _static/course.css (the page at 390 px as at 1280: display maths and wide tables scroll inside
+  their box, inline code and code cells wrap, figures open full size); long `show_source` listings
+  are folded (a button shows them);
 - _config.yml and _toc.yml.
+
+After Sphinx, `finish()` goes over the HTML: each output figure becomes a link to its image file
+(full size, e.g. on a phone), and the second copy of sphinx-thebe's THEBE_JS_URL script is dropped.
 
 `--strict` (CI) turns every Sphinx warning into an error.
 """
@@ -37,6 +43,21 @@ MAP_START, MAP_END = "<!-- COURSE-MAP:START -->", "<!-- COURSE-MAP:END -->"
 DEMO_SCREENSHOTS = ("demo_screenshot", "demo_present")
 # the one combined configuration jupyter-server-mathjax ships; its only web font is STIX-Web (mathjax2_config)
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full"
+FOLD_LINES = 25  # a show_source listing longer than this is folded in the book (a button shows it)
+CSS = """\
+/* The course's own styles for the book (course_lib/course/book.py); tests/test_book.py reads each page
+   at 1280 px and at 390 px (a phone): no sideways page scroll, no display formula cut off. */
+/* display maths: a formula wider than the column scrolls inside its box (MathJax also breaks long lines) */
+div.math, .MathJax_Display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+/* long words (URLs in the references) and inline code in prose wrap instead of widening the page */
+article p, article li, article td { overflow-wrap: anywhere; }
+code.literal { white-space: normal; overflow-wrap: anywhere; }
+code.literal span.pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+/* code cells wrap their long lines (no sideways scroll in the 688 px column); outputs keep their layout */
+div.cell_input pre { white-space: pre-wrap; overflow-wrap: anywhere; }
+/* a figure is a link to its full-size image */
+a.course-figure img { cursor: zoom-in; }
+"""
 
 
 def chapters(notebooks: Path = NOTEBOOKS) -> list[Path]:
@@ -105,8 +126,18 @@ def page(notebook: Path, alt_texts: dict[str, str], figures: Path) -> nbformat.N
         nb.cells.insert(at + 1, nbformat.v4.new_markdown_cell(screenshots_cell(alt_texts, figures)))
     for cell in nb.cells:  # nbformat>=4.5 ids are not needed by the book; keep the copy valid
         cell.pop("id", None)
+        if long_listing(cell):
+            cell.metadata.setdefault("tags", []).append("hide-output")
     nb.nbformat_minor = 4
     return nb
+
+
+def long_listing(cell) -> bool:
+    """A code cell that prints a course_lib function's source (`show_source`) over FOLD_LINES lines."""
+    if cell.cell_type != "code" or "show_source(" not in cell.source:
+        return False
+    text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
+    return text.count("\n") > FOLD_LINES
 
 
 def references(notebooks: list[Path]) -> str:
@@ -157,7 +188,9 @@ sphinx:
     mathjax_path: "{mathjax_path}"
     mathjax3_config: null
     mathjax2_config:
-      "HTML-CSS": {{"availableFonts": [], "preferredFont": null, "webFont": "STIX-Web", "imageFont": null}}
+      "HTML-CSS": {{"availableFonts": [], "preferredFont": null, "webFont": "STIX-Web", "imageFont": null,
+                   "linebreaks": {{"automatic": true}}}}
+      messageStyle: "none"
       tex2jax: {{"processClass": "math|output_area|tex2jax_process|mathjax_process",
                 "ignoreClass": "tex2jax_ignore|mathjax_ignore|document"}}
     html_extra_path: ["_extra"]
@@ -165,7 +198,7 @@ sphinx:
     html_show_sphinx: false
     html_show_copyright: false
     html_theme_options:
-      use_download_button: false
+      use_download_button: true
       use_fullscreen_button: false
       navigation_with_keys: false
       show_toc_level: 2
@@ -210,6 +243,8 @@ def write_source(src: Path, notebooks: list[Path] | None = None, figures: Path =
     # not in the source _static (Jupyter Book would add every .js there to every page):
     # html_extra_path copies _extra/_static/mathjax to the site's _static/mathjax
     shutil.copytree(mathjax_folder(), src / "_extra" / "_static" / "mathjax", ignore=shutil.ignore_patterns("*.md"))
+    (src / "_static").mkdir()
+    (src / "_static" / "course.css").write_text(CSS)
     (src / "_config.yml").write_text(config(f"mathjax/MathJax.js?config={MATHJAX_CONFIG}"))
     (src / "_toc.yml").write_text(toc(pages))
     return pages
@@ -234,7 +269,22 @@ def build(out: Path = BUILD, strict: bool = False) -> Path:
     if html.exists():
         shutil.rmtree(html)
     subprocess.run(cmd, check=True)
+    for page_path in html.glob("*.html"):
+        page_path.write_text(finish(page_path.read_text()))
     return html
+
+
+THEBE_SCRIPT = re.compile(r"[ \t]*<script>const THEBE_JS_URL = .*?</script>\n?")
+OUTPUT_IMAGE = re.compile(r'(<img [^>]*?src="(_images/[^"]+)"[^>]*>)')
+
+
+def finish(page: str) -> str:
+    """One HTML page as Sphinx wrote it -> as the book serves it: each figure (an image under
+    _images/, which is where notebook outputs go) a link to its full-size file; sphinx-thebe's
+    THEBE_JS_URL script once, not twice (Jupyter Book 1 adds it twice; thebe is off)."""
+    for extra in reversed(list(THEBE_SCRIPT.finditer(page))[1:]):
+        page = page[:extra.start()] + page[extra.end():]
+    return OUTPUT_IMAGE.sub(r'<a class="course-figure" href="\2">\1</a>', page)
 
 
 def main(argv=None) -> int:
