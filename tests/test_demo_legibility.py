@@ -84,6 +84,16 @@ def test_match_marks_survive_colour_blindness_greyscale_and_a_washed_out_project
     assert drawing.contrast_ratio(rings[0], rings[1]) >= 3.0
 
 
+@pytest.mark.parametrize("mark, least", [("R_MARK", 3), ("R_MARK_SMALL", 2)])
+def test_both_stripes_of_the_recall_bar_are_thick_enough_to_see(mark, least):
+    """Whichever stripe contrasts with a cell must be wide enough to see: a 2-px black edge on a white bar
+    was invisible on yellow cells. Each stripe (the part of an inset shadow the one before leaves) >= least px."""
+    shadows = re.findall(r"inset 0 -(\d+)px 0 0 (#[0-9a-fA-F]{3,6})", getattr(drawing, mark))
+    widths = [int(a) - int(b) for (a, _), (b, _) in zip(shadows, [("0", "")] + shadows[:-1])]
+    assert len(shadows) == 2 and min(widths) >= least, f"{mark}: stripes {widths} px"
+    assert f"box-shadow:{drawing.R_MARK}" in drawing.legend(idf=False)  # drawn the same in the legend
+
+
 def _dejavu_charmap() -> set[int]:
     from pathlib import Path
 

@@ -10,10 +10,11 @@ from course_lib.demo.presets import CUSTOM
 MARK_DARK, MARK_LIGHT = "#000000", "#ffffff"  # the match marks' two colours (one contrasts with any cell)
 # a frame, black inside white: the best match of a candidate token (precision)
 P_MARK = f"inset 0 0 0 2px {MARK_DARK}, inset 0 0 0 4px {MARK_LIGHT}"
-# a thick white bar with a black top edge along the bottom: the best match of a reference token (recall)
-R_MARK = f"inset 0 -6px 0 0 {MARK_LIGHT}, inset 0 -8px 0 0 {MARK_DARK}"
+# a bar along the bottom, black under white, each stripe as thick as the other (a thin black edge on a
+# white bar vanished on yellow cells): the best match of a reference token (recall)
+R_MARK = f"inset 0 -4px 0 0 {MARK_DARK}, inset 0 -8px 0 0 {MARK_LIGHT}"
 P_MARK_SMALL = f"inset 0 0 0 1px {MARK_DARK}, inset 0 0 0 3px {MARK_LIGHT}"
-R_MARK_SMALL = f"inset 0 -3px 0 0 {MARK_LIGHT}, inset 0 -4px 0 0 {MARK_DARK}"
+R_MARK_SMALL = f"inset 0 -2px 0 0 {MARK_DARK}, inset 0 -4px 0 0 {MARK_LIGHT}"
 
 CSS = f"""
 .bertscore-demo, .bertscore-demo-present {{ font-size: 16px; }}
