@@ -424,3 +424,18 @@ def test_time_controls_rejects_an_unknown_clock():
     with pytest.raises(ValueError, match="clock"):
         demo.time_reaction(n=1, clock="sundial")
     assert len(demo.long_text(330).split()) == 330
+
+
+def test_the_class_table_says_raw_or_rescaled_and_its_note_holds():
+    """The class tab labels P, R and F raw or rescaled, and what its note says is true of the numbers:
+    rescaled F is not the harmonic mean of the rescaled P and R, and lower than the raw F."""
+    rescaled = demo.class_set_table()
+    answers, reference = list(rescaled["answer"]), demo.classset.CLASS_SET["reference"]
+    raw = demo.classset.rank_answers(answers, reference, rescale_with_baseline=False).set_index("answer")
+    page = demo.ranking_html(rescaled)
+    assert all(f"{c} (rescaled)" in page for c in ("P", "R", "BERTScore F")) and "not the harmonic mean" in page
+    P, R, F = (rescaled[f"BERTScore {c}"] for c in "PRF")
+    assert ((2 * P * R / (P + R) - F).abs() > 1e-3).any()
+    assert (raw.loc[answers, "BERTScore F"].to_numpy() > F.to_numpy()).all()
+    assert "(raw)" in demo.ranking_html(raw.reset_index()) and "not the harmonic mean" not in demo.ranking_html(
+        raw.reset_index())

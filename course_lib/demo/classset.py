@@ -119,6 +119,15 @@ def ranking_html(df: pd.DataFrame) -> str:
             f"background:{color}'></span> {f:.3f}</td>"
             f"<td style='text-align:left'><span class='bar' style='width:{b * 0.9:.0f}px;background:{color}'>"
             f"</span> {b:.1f} (#{row['rank BLEU']})</td></tr>")
-    kind = " (rescaled)" if df.attrs.get("rescaled") else ""
-    return ("<table class='bsd-rank'><tr><th>#</th><th>answer</th><th>label</th><th>P</th><th>R</th>"
-            f"<th>BERTScore F{kind}</th><th>BLEU 0–100 (rank)</th></tr>{''.join(rows)}</table>")
+    kind = "rescaled" if df.attrs.get("rescaled") else "raw"
+    note = (RESCALED_NOTE if kind == "rescaled" else
+            "BERTScore P, R and F raw, as in the pair tab with its rescaling box unticked.")
+    return (f"<table class='bsd-rank'><tr><th>#</th><th>answer</th><th>label</th><th>P ({kind})</th>"
+            f"<th>R ({kind})</th><th>BERTScore F ({kind})</th><th>BLEU 0–100 (rank)</th></tr>{''.join(rows)}"
+            f"</table><div class='bsd-note'>{escape(note)}</div>")
+
+
+# what a student asks on seeing the class tab beside the pair tab
+RESCALED_NOTE = ("BERTScore P, R and F rescaled with the baseline, each on its own (as bert-score's "
+                 "rescale_with_baseline does): so this F is not the harmonic mean of the P and R shown, and it "
+                 "is lower than the raw F the pair tab shows unless its 'rescale with baseline' box is ticked.")

@@ -22,6 +22,7 @@ CSS = f"""
 .bertscore-demo .widget-checkbox label, .bertscore-demo select,
 .bertscore-demo textarea, .bertscore-demo button {{ font-size: 16px !important; }}
 .bertscore-demo textarea {{ line-height: 1.35; }}
+.bsd-question {{ font-size: 16px; }}
 .bsd-grid {{ border-collapse: separate; border-spacing: 0; font-family: 'DejaVu Sans', 'Noto Sans',
   'Noto Sans CJK SC', 'Noto Sans CJK JP', 'Source Han Sans', 'Microsoft YaHei', 'PingFang SC',
   'Hiragino Sans', sans-serif; }}

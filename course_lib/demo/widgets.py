@@ -240,7 +240,7 @@ class ClassView(_Shown):
         self.labels = {a: l for a, l in zip(answers, labels)} if labels else {}
         self._start = (reference, "\n".join(answers))
         self.style = w.HTML(drawing.style_html(), layout=w.Layout(height="0px", overflow="hidden"))
-        self.question = w.HTML(f"<b>Question:</b> {escape(question)}")
+        self.question = w.HTML(f"<div class='bsd-question'><b>Question:</b> {escape(question)}</div>")
         self.reference = w.Textarea(value=reference, description="Reference", continuous_update=False,
                                     layout=w.Layout(width="98%", height="4.2em"),
                                     style={"description_width": "7.2em"})
