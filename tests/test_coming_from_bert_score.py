@@ -1,0 +1,28 @@
+"""A bert-score script migrated to course_lib (only the import changed): what the README's "Coming from
+bert-score" section promises, each promise a test."""
+import warnings
+
+import bert_score
+import pytest
+import torch
+
+import course_lib
+from course_lib.bertscore.baseline import baseline_file, read_baseline
+from course_lib.model import DEFAULT_LAYER, embedded_model_path
+
+
+def test_an_empty_candidate_rescaled_scores_minus_b_over_one_minus_b_as_in_bert_score():
+    """Empty text scores P = R = F = 0 raw; rescaled, that 0 becomes (0 - b) / (1 - b) like any score:
+    below 0 (the README states it; bert-score does the same)."""
+    cands, refs = ["", "A cat sat on the mat."], ["The weather is cold today.", "A cat was on the mat."]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = torch.stack(course_lib.score(cands, refs, rescale_with_baseline=True))
+        path = baseline_file(None, None)
+        theirs = torch.stack(bert_score.score(cands, refs, model_type=str(embedded_model_path()),
+                                              num_layers=DEFAULT_LAYER, lang="en", rescale_with_baseline=True,
+                                              baseline_path=path, batch_size=1))
+    b = read_baseline(path)[DEFAULT_LAYER]
+    assert torch.allclose(ours[:, 0], -b / (1 - b), atol=1e-6) and (ours[:, 0] < 0).all()
+    assert torch.allclose(ours, theirs, atol=1e-5)
+    assert round(float(ours[2, 0]), 2) == -0.57  # the README's number
