@@ -22,6 +22,7 @@ import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -217,6 +218,9 @@ def demo_page(browser, server: Server, tmp_path: Path):
     then the page is closed and the server stopped."""
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.set_default_timeout(60_000)
+    page.remote_requests = []  # what the page asks of another host than this machine (offline: fails)
+    page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(r.url).hostname not in ("127.0.0.1", "localhost") and page.remote_requests.append(r.url))
     try:
         yield page
     except Exception:
@@ -360,6 +364,7 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         assert started == 1, (f"{started} kernels started before the first page was usable: the page's "
                               "kernel loads the model alone (the pool's next one waits until it is idle)")
         assert page.locator(".jp-InputArea-editor, .jp-InputArea .cm-editor").count() == 0  # no code
+        assert not page.remote_requests, f"the presenter page asked the network for {page.remote_requests}"
         assert "import" not in page.locator("body").inner_text()
 
         # one screen: scores, the whole matrix and its legend, at 1280×720 and at 125% zoom

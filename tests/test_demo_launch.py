@@ -3,6 +3,7 @@ HTTP APIs (no browser needed; tests/test_demo_browser.py drives both pages in Ch
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 import urllib.error
@@ -102,6 +103,8 @@ def test_make_present_serves_the_widgets_without_code(tmp_path):
         page = body.decode()
         assert status == 200 and "application/vnd.jupyter.widget-view+json" in page
         assert "presenter" not in page and "course_lib" not in page  # no code on the page
+        remote = re.findall(r'<(?:link|script)[^>]+(?:href|src)="(https?://[^"]+)"', page)
+        assert not remote, f"the page asks the network (offline, it waits and fails): {remote}"
         with urllib.request.urlopen(f"{server.base}/", timeout=60) as response:  # no token: log in
             assert "/login" in response.url and b"widget-view" not in response.read()
         folder = server.copy_folder()

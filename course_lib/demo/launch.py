@@ -142,10 +142,38 @@ def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
         # the kernel manager as a module of its own in the served folder (on the server's PYTHONPATH):
         # importing it as course_lib.demo.kernels would import course_lib, and torch, into the server
         shutil.copy(KERNELS, folder / "bertscore_demo_kernels.py")
+        write_template(folder)
         return [sys.executable, "-m", "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
                 f"--Voila.root_dir={folder}", f"--port={port}", "--Voila.port_retries=0", "--no-browser",
-                *PRESENT_FLAGS, *extra]
+                f"--template={TEMPLATE}", *PRESENT_FLAGS, *extra]
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
+
+
+# Voilà's "lab" template asks a CDN for Font Awesome's style sheets on every page (the requests fail
+# offline, after a wait); the presenter page uses no icon font. This template is "lab" without them:
+# the block as lab writes it, less its two <link>s, then lab's parent's block (Jinja's super.super()).
+TEMPLATE = "bertscore-present"
+TEMPLATE_INDEX = """{%- extends 'lab/index.html.j2' -%}
+{% import "spinner.macro.html.j2" as spinner %}
+{%- block notebook_css -%}
+  {% if frontend == "voila" %}
+    {{ resources.include_js("static/voila-style.js") }}
+  {% endif %}
+  {{ spinner.css() }}
+  <style>
+    .jp-mod-noOutputs.jp-mod-noInput { display: none; }
+  </style>
+  {{ super.super() }}
+{%- endblock notebook_css -%}
+"""
+
+
+def write_template(folder: Path) -> None:
+    """The presenter's Voilà template in `folder`/voila/templates (on the server's JUPYTER_PATH)."""
+    where = folder / "voila" / "templates" / TEMPLATE
+    where.mkdir(parents=True)
+    (where / "conf.json").write_text(json.dumps({"base_template": "lab"}))
+    (where / "index.html.j2").write_text(TEMPLATE_INDEX)
 
 
 def _forward(stream, out, pool_started: threading.Event) -> None:
@@ -220,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     port = pick_port(mode) if mode in DEFAULT_PORTS else 0
     folder = Path(tempfile.mkdtemp(prefix="bertscore-demo-"))
     env = dict(os.environ, JUPYTER_TOKEN=token)
-    if mode == "present":
+    if mode == "present":  # the kernel manager module and the template, both in the served folder
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+        env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("JUPYTER_PATH")]))
     if mode == "lab":  # Run All saves the class-ranking figure: into the copy, not the course's figures/
         env["COURSE_FIGURES"] = str(folder / "figures")
     try:
