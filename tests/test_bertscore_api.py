@@ -282,16 +282,29 @@ def test_scorer_score_passes_exclude_special_on():
     assert (excluded[2] - kept[2]).abs().max() > 1e-4  # the setting really reached the engine
 
 
-def test_plot_example(tmp_path):
-    scorer = course_lib.BERTScorer(lang="en")
-    out = tmp_path / "pair.png"
-    ax, view = scorer.plot_example(cands[0], refs[0], fname=str(out))
-    assert out.is_file() and out.stat().st_size > 0
-    assert view.sim.shape == (len(view.cand_tokens), len(view.ref_tokens))
-    P, R, F = scorer.score(cands[:1], refs[:1])
-    assert abs(view.F - F.item()) < TOL and abs(view.P - P.item()) < TOL
+def test_plot_example(tmp_path, monkeypatch):
+    """As bert-score's: returns None (nothing echoes in a notebook), shown with plt.show() unless
+    matplotlib only writes files; the title's P, R, F are .score's, rescaled ones said so."""
+    import matplotlib
     import matplotlib.pyplot as plt
 
+    shown = []
+    monkeypatch.setattr(plt, "show", lambda *a, **k: shown.append(True))
+    scorer = course_lib.BERTScorer(lang="en")
+    out = tmp_path / "pair.png"
+    monkeypatch.setattr(matplotlib, "get_backend", lambda: "agg")  # files only (the tests', CI's)
+    assert scorer.plot_example(cands[0], refs[0], fname=str(out)) is None
+    assert out.is_file() and out.stat().st_size > 0 and not shown
+    title = plt.gca().get_title()
+    P, R, F = scorer.score(cands[:1], refs[:1])
+    assert f"P = {P.item():.3f}" in title and f"F = {F.item():.3f}" in title and "rescaled" not in title
+    rescaling = course_lib.BERTScorer(lang="en", rescale_with_baseline=True)
+    monkeypatch.setattr(matplotlib, "get_backend", lambda: "TkAgg")  # a script with a window
+    rescaling.plot_example(cands[0], refs[0])
+    title = plt.gca().get_title()
+    P, R, F = rescaling.score(cands[:1], refs[:1])
+    assert f"F = {F.item():.3f}" in title and f"R = {R.item():.3f}" in title and "(rescaled)" in title
+    assert shown == [True]
     plt.close("all")
 
 

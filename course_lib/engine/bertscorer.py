@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import warnings
 
+import torch
+
 from course_lib.bertscore.baseline import baseline_file, read_baseline
 from course_lib.bertscore.inputs import check_count, check_idf, idf_is_weights
 from course_lib.engine.fast_tokenizer import hf_fast_tokenizer
@@ -19,6 +21,9 @@ from course_lib.engine.hash import bert_score_hash, bert_score_model_name
 from course_lib.engine.scorer import score
 from course_lib.engine.store import corpus_idf
 from course_lib.model import check_layer, choose_model, load, num_layers_of
+
+# matplotlib backends that only write files: plt.show() would warn there and show nothing
+FILE_BACKENDS = {"agg", "pdf", "ps", "svg", "pgf", "cairo", "template"}
 
 
 class BERTScorer:
@@ -104,14 +109,19 @@ class BERTScorer:
                     use_fast_tokenizer=self._use_fast_tokenizer, exclude_special=exclude_special)
         return (out, self.hash) if return_hash else out
 
-    def plot_example(self, candidate: str, reference: str, fname: str = ""):
-        """A heatmap of the token cosines at this scorer's layer (rows = candidate, columns =
-        reference, [CLS]/[SEP] included), P, R and F in the title. fname: also save it there.
-        Returns (ax, view), view a `course_lib.bertscore.pair.PairView`. It is drawn here, as
-        bert-score draws its own: the engine imports nothing from `course_lib.teaching` (above
-        it), whose `similarity_heatmap` draws the same view with the greedy matches marked."""
+    def plot_example(self, candidate: str, reference: str, fname: str = "") -> None:
+        """bert-score's `plot_example`: a heatmap of the token cosines at this scorer's layer (rows =
+        candidate, columns = reference, [CLS]/[SEP] included) with P, R and F in the title as `.score`
+        gives them. A rescaling scorer rescales the cells as bert-score does, (x - b_F) / (1 - b_F), and
+        says "rescaled". fname: also save it there. Shown with `plt.show()` unless matplotlib draws to
+        files only (Agg): a window in a script, the figure under the cell in a notebook. Returns None, as
+        bert-score's does (`course_lib.bertscore.pair.view_of` gives the numbers). Drawn here, as
+        bert-score draws its own: the engine imports nothing from `course_lib.teaching` (above it),
+        whose `similarity_heatmap` draws the same view with the greedy matches marked."""
+        import matplotlib
         import matplotlib.pyplot as plt
 
+        from course_lib.bertscore.baseline import rescale
         from course_lib.bertscore.embeddings import embed
         from course_lib.bertscore.idf import uniform_weights
         from course_lib.bertscore.pair import view_of
@@ -123,23 +133,29 @@ class BERTScorer:
         weights = self._idf_dict if self._idf and self._idf_dict is not None else uniform_weights(tokenizer)
         view = view_of(tokenizer, c.input_ids[0].tolist(), r.input_ids[0].tolist(), c.embeddings[0],
                        r.embeddings[0], weights)
-        n_c, n_r = view.sim.shape
+        sim, scores, kind = view.sim, torch.tensor([view.P, view.R, view.F]), "cosine similarity"
+        if self._rescale_with_baseline:
+            b = self._baseline_vals[self._num_layers, 0] if self.all_layers else self._baseline_vals  # [3]: P, R, F
+            sim, scores, kind = rescale(sim, b[2]), rescale(scores, b), "cosine similarity, rescaled"
+        n_c, n_r = sim.shape
         fig, ax = plt.subplots(figsize=(max(5, 0.55 * n_r + 2.5), max(3.5, 0.45 * n_c + 1.5)))
-        image = ax.imshow(view.sim.numpy(), cmap="viridis", vmin=0, vmax=1)
-        fig.colorbar(image, ax=ax, label="cosine similarity")
+        image = ax.imshow(sim.numpy(), cmap="viridis", vmin=min(0.0, float(sim.min())), vmax=1)
+        fig.colorbar(image, ax=ax, label=kind)
         ax.set_xticks(range(n_r), view.ref_tokens, rotation=45, ha="right")
         ax.set_yticks(range(n_c), view.cand_tokens)
         for i in range(n_c):
             for j in range(n_r):
-                value = float(view.sim[i, j])
+                value = float(sim[i, j])
                 ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=7,
                         color="white" if value < 0.5 else "black")
         ax.set_xlabel("reference tokens")
         ax.set_ylabel("candidate tokens")
-        ax.set_title(f"P = {view.P:.3f}   R = {view.R:.3f}   F = {view.F:.3f}")
+        P, R, F = scores.tolist()
+        ax.set_title(f"P = {P:.3f}   R = {R:.3f}   F = {F:.3f}" + ("   (rescaled)" if self._rescale_with_baseline else ""))
         if fname:
             fig.savefig(fname, dpi=100, bbox_inches="tight")
-        return ax, view
+        if matplotlib.get_backend().lower() not in FILE_BACKENDS:
+            plt.show()
 
     def __repr__(self) -> str:
         return f"{self.__class__.__name__}(hash={self.hash}, batch_size={self.batch_size}, nthreads={self.nthreads})"
