@@ -156,6 +156,13 @@ def pick_device(device: str | None = None) -> torch.device:
     return torch.device(device)
 
 
+def downloads_allowed() -> bool:
+    """May a model missing from this machine be downloaded? Only when HF_HUB_OFFLINE=0 is set: the
+    course is offline by default, in a plain script too (a hub's retries cost about 46 s before
+    the error)."""
+    return os.environ.get("HF_HUB_OFFLINE") == "0"
+
+
 def _from_pretrained(source: str, model_type):
     from transformers import AutoModel, AutoTokenizer
 
@@ -164,15 +171,17 @@ def _from_pretrained(source: str, model_type):
             tokenizer = AutoTokenizer.from_pretrained(source, use_fast=False, local_files_only=True)
             model = AutoModel.from_pretrained(source, local_files_only=True)
         except OSError:
-            if is_embedded(model_type) or os.environ.get("HF_HUB_OFFLINE") == "1":
+            if is_embedded(model_type) or not downloads_allowed():
                 raise
             tokenizer = AutoTokenizer.from_pretrained(source, use_fast=False)
             model = AutoModel.from_pretrained(source)
     except (OSError, ValueError) as err:
+        how = ("could not be downloaded" if downloads_allowed() else
+               "the course does not download models unless you set HF_HUB_OFFLINE=0")
         raise ModelNotAvailableError(
-            f"Could not load model {model_type!r}: it is not on this machine and could not be "
-            f"downloaded ({type(err).__name__}). Offline, use the embedded model: "
-            f"course_lib.score(cands, refs) with model_type=None ({EMBEDDED_MODEL})."
+            f"Could not load model {model_type!r}: it is not on this machine and {how} ({type(err).__name__}). "
+            f"Offline, use the embedded model: course_lib.score(cands, refs) with model_type=None "
+            f"({EMBEDDED_MODEL})."
         ) from None
     return tokenizer, model
 

@@ -26,3 +26,27 @@ def test_an_empty_candidate_rescaled_scores_minus_b_over_one_minus_b_as_in_bert_
     assert torch.allclose(ours[:, 0], -b / (1 - b), atol=1e-6) and (ours[:, 0] < 0).all()
     assert torch.allclose(ours, theirs, atol=1e-5)
     assert round(float(ours[2, 0]), 2) == -0.57  # the README's number
+
+
+def test_a_missing_model_is_a_clear_error_at_once_without_asking_the_network(monkeypatch):
+    """A plain script (no HF_HUB_OFFLINE) naming a model this machine lacks: transformers is only asked for
+    local files, and the error says how to allow a download (HF_HUB_OFFLINE=0)."""
+    import transformers
+
+    from course_lib import model
+
+    calls = []
+
+    def missing(name, *args, **kwargs):
+        calls.append(kwargs.get("local_files_only", False))
+        raise OSError(f"{name} is not on this machine")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", missing)
+    monkeypatch.setattr(transformers.AutoModel, "from_pretrained", missing)
+    with pytest.raises(model.ModelNotAvailableError, match="HF_HUB_OFFLINE=0"):
+        model._from_pretrained("some-org/a-model-nobody-has", "some-org/a-model-nobody-has")
+    assert calls and all(calls), "transformers was asked to download"
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")  # the user allows downloads: then it tries
+    with pytest.raises(model.ModelNotAvailableError, match="could not be downloaded"):
+        model._from_pretrained("some-org/a-model-nobody-has", "some-org/a-model-nobody-has")
+    assert calls[-1] is False
