@@ -123,6 +123,7 @@ def choose_model(model_type=None, lang=None) -> str | None:
     if not isinstance(lang, str):
         raise TypeError(f"lang must be a language code such as 'en', got {type(lang).__name__}")
     if lang.lower() == "en":
+        _say_what_en_means()
         return None
     from bert_score.utils import lang2model
 
@@ -131,6 +132,26 @@ def choose_model(model_type=None, lang=None) -> str | None:
         f"({EMBEDDED_MODEL}). bert-score would use {lang2model[lang.lower()]!r}; if you have it (or "
         "another model for this language) on disk, pass model_type='<name or directory>' and "
         "num_layers=<layer>.")
+
+
+_EN_SAID = []  # the notice below, said once per process
+
+
+def _say_what_en_means() -> None:
+    """lang="en" is bert-score's roberta-large there and the embedded model here: say so, once, at the
+    caller's line (a migrated script's stored scores are otherwise silently incomparable)."""
+    if _EN_SAID:
+        return
+    _EN_SAID.append(True)
+    from bert_score.utils import lang2model, model2layers
+
+    from course_lib.notices import warn
+
+    theirs = lang2model["en"]
+    warn(f"lang='en' scores with the course's embedded model {EMBEDDED_MODEL} at layer {DEFAULT_LAYER}, "
+         f"not bert-score's {theirs} at layer {model2layers[theirs]}: raw scores, rescaled scores and the "
+         "hash are not comparable with bert-score's for lang='en'. Pass model_type= (and num_layers=) to "
+         "choose a model you have. (Said once.)")
 
 
 def resolve(model_type: str | None) -> str:

@@ -1,5 +1,6 @@
 """A bert-score script migrated to course_lib (only the import changed): what the README's "Coming from
 bert-score" section promises, each promise a test."""
+import sys
 import warnings
 
 import bert_score
@@ -50,3 +51,19 @@ def test_a_missing_model_is_a_clear_error_at_once_without_asking_the_network(mon
     with pytest.raises(model.ModelNotAvailableError, match="could not be downloaded"):
         model._from_pretrained("some-org/a-model-nobody-has", "some-org/a-model-nobody-has")
     assert calls[-1] is False
+
+
+def test_lang_en_names_the_model_and_layer_once_at_the_callers_line(monkeypatch):
+    """A migrated script's lang="en" means MiniLM at layer 4 here, roberta-large at 17 in bert-score: the
+    first call says so in a warning that points at the script's own line, and only once."""
+    from course_lib import model
+
+    monkeypatch.setattr(model, "_EN_SAID", [])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        course_lib.score(["A cat."], ["A cat sat."], lang="en"); line = sys._getframe().f_lineno  # noqa: E702
+        course_lib.score(["A cat."], ["A cat sat."], lang="en")
+    said = [w for w in caught if "lang='en'" in str(w.message)]
+    assert len(said) == 1, [str(w.message) for w in caught]
+    assert "all-MiniLM-L6-v2 at layer 4" in str(said[0].message) and "roberta-large at layer 17" in str(said[0].message)
+    assert said[0].filename == __file__ and said[0].lineno == line

@@ -20,7 +20,8 @@ def modules() -> dict[str, Path]:
 # The layers of /work/shared/design/layout.md, bottom first: a module imports only from a lower
 # layer or from its own folder. `course_lib` itself (score, BERTScorer, ...) sits above the engine;
 # `learned` (chapter 10's metric) pools with teaching.pooling and evaluates with evaluation/.
-LAYERS = {"paths": 0, "resources": 0, "model": 0, "bertscore": 1, "engine": 2, "lexical": 2,
+# `notices` (warnings that point at the caller) imports nothing of the course: below everything.
+LAYERS = {"notices": -1, "paths": 0, "resources": 0, "model": 0, "bertscore": 1, "engine": 2, "lexical": 2,
           "course_lib": 2.5, "evaluation": 3, "teaching": 4, "learned": 4.5, "demo": 5, "course": 6}
 
 
