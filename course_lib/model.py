@@ -14,6 +14,7 @@ import hashlib
 import numbers
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -133,6 +134,65 @@ def choose_model(model_type=None, lang=None) -> str | None:
         "num_layers=<layer>.")
 
 
+@dataclass(frozen=True)
+class ModelRef:
+    """Who a model is, decided once by `model_ref`: every name an entry point needs.
+
+    arg: None for the embedded model (however it was spelled), else `model_type` as given.
+    cache_key: the key of the loaded model and tokenizer in this process.
+    disk_key: the key of results cached on disk, the same on every machine for the embedded model
+      (its name and the hash of its weights, not the folder it is installed in).
+    hash_name: the model in bert-score's hash; the embedded model's name, never a machine path
+      (bert-score given that name hashes it so); another model as given.
+    display_name: a machine-independent short name for a signature (a local directory: its last part).
+    default_layer: the layer used when num_layers is None.
+    baseline_name: the file name of the course's rescaling baseline for it (it may not exist).
+    """
+
+    arg: str | None
+    embedded: bool
+    cache_key: str
+    hash_name: str
+    display_name: str
+    baseline_name: str
+
+    @property
+    def default_layer(self) -> int:
+        """The layer used when num_layers is None (`default_layer`; an error when not known)."""
+        return default_layer(self.arg)
+
+    @property
+    def path(self) -> str:
+        """Where transformers loads it from (the embedded model: its verified directory)."""
+        return resolve(self.arg)
+
+    @property
+    def disk_key(self) -> str:
+        return f"{EMBEDDED_MODEL}@{EMBEDDED_SHA256}" if self.embedded else self.path
+
+
+def model_ref(model_type=None, lang=None) -> ModelRef:
+    """The one function that decides which model a call means and every name it has
+    (see `ModelRef`). `model_type` wins over `lang` (`choose_model`)."""
+    if isinstance(model_type, ModelRef):
+        return model_type
+    arg = choose_model(model_type, lang)
+    if arg is not None and not isinstance(arg, str):
+        if not isinstance(arg, os.PathLike):
+            raise TypeError(f"model_type must be a string or None, got {type(arg).__name__}")
+        arg = os.fspath(arg)
+    name = EMBEDDED_MODEL if arg is None else arg
+    short = name.rstrip("/\\")
+    if arg is None:
+        display = EMBEDDED_MODEL.split("/")[-1]
+    elif os.path.isdir(os.path.expanduser(short)) or short.startswith((".", "/", "~")):
+        display = os.path.basename(short)
+    else:
+        display = short
+    return ModelRef(arg=arg, embedded=arg is None, cache_key=name, hash_name=name, display_name=display,
+                    baseline_name=Path(short).name + ".tsv")
+
+
 def resolve(model_type: str | None) -> str:
     """Where transformers should load `model_type` from: a local path, or a hub name."""
     if is_embedded(model_type):
@@ -183,14 +243,14 @@ def load(model_type: str | None = None, device: str | None = None):
     The model is in eval mode, on `device` (CUDA when present).
     """
     device = pick_device(device)
-    key = (model_type if not is_embedded(model_type) else EMBEDDED_MODEL, str(device))
+    ref = model_ref(model_type)
+    key = (ref.cache_key, str(device))
     hit = _LOADED.get(key)
     if hit is not None:
         return hit
     with _LOAD_LOCK:  # check again inside: another thread may have loaded it meanwhile
         if key not in _LOADED:
-            source = resolve(model_type)
-            tokenizer, model = _from_pretrained(source, model_type)
+            tokenizer, model = _from_pretrained(ref.path, ref.arg)
             model.eval().to(device)
             if hasattr(model, "encoder") and hasattr(model, "decoder"):
                 model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
@@ -205,8 +265,9 @@ def num_layers_of(model) -> int:
 
 def check_layer(num_layers, model_type, n_layers: int) -> int:
     """The hidden state to use: `num_layers` (0 = embedding output .. n_layers), or the model's
-    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1)."""
-    layer = default_layer(model_type) if num_layers is None else num_layers
+    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1).
+    `model_type`: a `ModelRef`, or anything `model_ref` takes."""
+    layer = model_ref(model_type).default_layer if num_layers is None else num_layers
     if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or not 0 <= layer <= n_layers:
         raise ValueError(f"num_layers must be an int between 0 and {n_layers} (a hidden-state index, "
                          f"0 = embedding output) or None, got {num_layers!r}")
