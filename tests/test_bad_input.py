@@ -298,3 +298,53 @@ def test_metric_idf_needs_a_corpus_and_checks_its_layer_at_construction(no_scori
     for layer in (99, -1, True):
         with pytest.raises(ValueError, match="num_layers must be an int between 0 and 6"):
             BERTScoreMetric(num_layers=layer)
+
+
+# ------------------------------------------- one setting, one rule (issue 29's bugs)
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_an_empty_idf_dict_is_weights_in_every_entry_point(entry, no_scoring):
+    # {} is a dict of weights that weighs no token, not "idf off": every entry point refuses it
+    # alike (BERTScorer once tested the dict for truth and scored silently without idf)
+    with pytest.raises(ValueError, match=r"no weight for \d+ token id\(s\)"):
+        ENTRY_POINTS[entry](idf={})
+
+
+def test_an_idf_dict_hashes_as_idf_in_scorer_and_score():
+    weights = defaultdict(lambda: 1.0)  # empty, with a default: weighs every token
+    scorer = course_lib.BERTScorer(idf=weights)
+    (_, hashed) = course_lib.score([CAT], [MAT], idf=weights, return_hash=True)
+    assert "_L4_idf_" in scorer.hash and scorer.hash == hashed
+    assert scorer.idf_dict is weights
+
+
+def test_the_empty_text_rule_is_written_once():
+    # the reference and the engine warn with the same words (bert-score's), for either side
+    said = []
+    for entry in (course_lib.score, course_lib.reference_bertscore):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = entry(["", CAT, CAT], [MAT, " ", MAT])
+        said.append(sorted(str(w.message) for w in caught))
+        assert [x.tolist()[:2] for x in out] == [[0.0, 0.0]] * 3
+    assert said[0] == said[1] == ["Empty candidate sentence detected; setting raw BERTScores to 0.",
+                                  "Empty reference sentence detected; setting raw BERTScores to 0."]
+
+
+def test_a_pandas_series_or_numpy_array_of_str_is_a_list_of_str():
+    import numpy as np
+    import pandas as pd
+
+    cands, refs = [CAT, "Hello there."], [MAT, "Hi there."]
+    expected = course_lib.score(cands, refs)
+    for convert in (pd.Series, lambda x: np.array(x, dtype=object), np.array):  # np.array: dtype '<U..'
+        for got in (course_lib.score(convert(cands), convert(refs)),
+                    course_lib.reference_bertscore(convert(cands), convert(refs)),
+                    course_lib.BERTScorer().score(convert(cands), convert(refs))):
+            assert all(torch.equal(a, b) for a, b in zip(got, expected))
+    with pytest.raises(TypeError, match=r"cands\[1\] is float, expected str"):  # a Series' NaN, by position
+        course_lib.score(pd.Series([CAT, float("nan"), CAT], index=[7, 8, 9]), refs + [MAT])
+    with pytest.raises(TypeError, match=r"sents\[1\] is int, expected str"):
+        course_lib.BERTScorer(idf=True).compute_idf(np.array([CAT, 3], dtype=object))
+    with pytest.raises(TypeError, match="cands must be a list of strings, got ndarray"):
+        course_lib.score(np.array([[CAT]]), [MAT])  # two-dimensional: not a list

@@ -56,9 +56,9 @@ def test_a_missing_model_is_a_clear_error_at_once_without_asking_the_network(mon
 def test_lang_en_names_the_model_and_layer_once_at_the_callers_line(monkeypatch):
     """A migrated script's lang="en" means MiniLM at layer 4 here, roberta-large at 17 in bert-score: the
     first call says so in a warning that points at the script's own line, and only once."""
-    from course_lib import model
+    from course_lib import notices
 
-    monkeypatch.setattr(model, "_EN_SAID", [])
+    monkeypatch.setattr(notices, "_SAID", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         course_lib.score(["A cat."], ["A cat sat."], lang="en"); line = sys._getframe().f_lineno  # noqa: E702

@@ -5,7 +5,7 @@ the chapters teach (one forward pass per text, no padding). The engine deduplica
 length, batches under a token budget, runs only the layers it needs and packs the vectors: none of
 that may move a score. Each case draws (seeded) real sentences from data/ (WMT16, STS-B, PAWS) of
 mixed lengths, with repeats, empty strings and texts over the model's 512 tokens, and random
-options: layer 0..6, idf False / True / a dict, rescaling, several references per candidate, the
+options: layer 0..6, idf False / True / a dict, rescaling, exclude_special, several references per candidate, the
 engine's batch size 1..64. Tolerance: max |ΔP|, |ΔR|, |ΔF| ≤ 1e-6 (float32 sums in another order).
 """
 import random
@@ -18,6 +18,7 @@ from course_lib.bertscore.reference import reference_bertscore
 from course_lib.engine.scorer import score
 from course_lib.evaluation import datasets
 from course_lib.model import load
+from compare import max_diff  # NaN-aware
 
 TOL = 1e-6
 SEEDS = range(10)
@@ -70,18 +71,11 @@ def draw(pool, rng: random.Random, n: int, multi: bool, long: bool, empty: bool)
 
 
 def options(seed: int, corpus):
-    """Every option in turn over the seeds: layer 0..6, idf False / True / dict, rescaling."""
+    """Every option in turn over the seeds: layer 0..6, idf False / True / dict, rescaling,
+    [CLS]/[SEP] kept as match targets or not (exclude_special)."""
     idf = [False, True, "dict"][seed % 3]
     return dict(num_layers=seed % 7, idf=idf_weights(corpus, load()[0]) if idf == "dict" else idf,
-                rescale_with_baseline=seed % 2 == 1)
-
-
-def max_diff(ours, ref):
-    """max |Δ| over P, R, F; NaN (total weight 0, e.g. idf from one reference) must match NaN."""
-    for a, b in zip(ours, ref):
-        assert a.shape == b.shape
-        assert torch.equal(a.isnan(), b.isnan())
-    return max(((a - b).nan_to_num(0.0).abs().max().item() if a.numel() else 0.0) for a, b in zip(ours, ref))
+                rescale_with_baseline=seed % 2 == 1, exclude_special=seed % 4 in (1, 2))
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # empty and truncated texts are warned about

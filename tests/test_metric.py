@@ -9,7 +9,8 @@ import course_lib
 from course_lib.bertscore.embeddings import encode
 from course_lib.bertscore.idf import idf_from_ids
 from course_lib.evaluation.metric import BERTScoreMetric, validate_text
-from course_lib.evaluation.signature import model_name, signature, versions
+from course_lib.evaluation.signature import signature, versions
+from course_lib.model import embedded_model_path, model_ref
 
 ANSWERS = ["Water boils at 100 degrees Celsius at sea level.", "Jane Austen.",
            "The capital of Australia is Sydney, its largest city and main port."]
@@ -141,11 +142,20 @@ def test_signature_layer_none_is_the_default_layer():
 
 
 def test_signature_has_no_machine_path(tmp_path):
-    local = tmp_path / "my-finetuned-model"
+    local = tmp_path / "my-finetuned-model"  # a model of one's own, in a local directory
     local.mkdir()
-    assert model_name(str(local)) == "my-finetuned-model"
+    for file in embedded_model_path().iterdir():
+        (local / file.name).symlink_to(file)
+    assert model_ref(str(local)).display_name == "my-finetuned-model"
     assert str(tmp_path) not in signature(model_type=str(local), num_layers=3)
-    assert model_name("roberta-large") == "roberta-large"
+    assert model_ref("roberta-large").display_name == "roberta-large"
+
+
+def test_signature_refuses_the_layers_score_refuses():  # it resolves the setting as score does
+    for bad in (99, -1, 7, True, 2.0):
+        with pytest.raises(ValueError, match="num_layers must be an int between 0 and 6"):
+            signature(num_layers=bad)
+    assert "_L6_" in signature(num_layers=6)
 
 
 def test_metric_carries_its_signature():

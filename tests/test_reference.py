@@ -97,3 +97,32 @@ def test_several_references_match_bert_score(pairs, model_path, layer):
     ours = reference_bertscore(cands, multi, **kw)
     theirs = bert_score.score(cands, multi, model_type=model_path, batch_size=1, lang="en", **kw)
     assert max_diff(ours, theirs) <= TOL
+
+
+@pytest.mark.parametrize("idf", [False, True], ids=["no-idf", "idf"])
+def test_exclude_special_equals_the_engine_and_changes_both_sides(idf):
+    """exclude_special=True: neither side's [CLS]/[SEP] is a match target. "Yes." and "No, thanks!"
+    match [SEP] best at some layers, so keeping either side's [CLS]/[SEP] (bert-score's way) moves P
+    and R; the engine must drop exactly what the definition drops."""
+    from course_lib.engine.scorer import score
+
+    cands = ["Yes.", "The cat sat on the mat.", "No, thanks!"]
+    refs = ["No, thanks!", "A cat rested on a mat.", "Yes."]
+    for layer in (3, 5):
+        kept = reference_bertscore(cands, refs, num_layers=layer, idf=idf)
+        excluded = reference_bertscore(cands, refs, num_layers=layer, idf=idf, exclude_special=True)
+        assert max_diff(excluded, score(cands, refs, num_layers=layer, idf=idf, exclude_special=True)) <= 1e-6
+        assert max_diff(kept, score(cands, refs, num_layers=layer, idf=idf)) <= 1e-6
+        assert (kept[0] - excluded[0]).abs().max() > 1e-3 and (kept[1] - excluded[1]).abs().max() > 1e-3
+
+
+def test_the_reference_fits_one_screen():
+    """The definition a student reads in one go: reference_bertscore and pair_score together within
+    50 lines of at most 120 characters (a laptop screen at chapter 04's font)."""
+    import inspect
+
+    from course_lib.bertscore import reference
+
+    lines = [line for f in (reference.reference_bertscore, reference.pair_score)
+             for line in inspect.getsource(f).splitlines()]
+    assert len(lines) <= 50 and max(map(len, lines)) <= 120, (len(lines), max(map(len, lines)))

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import course_lib
+from course_lib.bertscore.setting import resolve_setting
 import course_lib.engine.scorer
 from course_lib.evaluation import datasets
 from course_lib.bertscore.baseline import default_baseline_path
@@ -57,7 +58,7 @@ def test_every_layer_matches_bert_score(pairs, model_path, layer, idf):
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf)
     assert len(ours[0]) == len(cands) >= 500
     # idf=True: idf from all 600 references, also when bert-score scores a pair alone
-    weights = course_lib.engine.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    weights = resolve_setting(idf=idf, idf_sents=refs).weights
     assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights)
 
 
@@ -69,7 +70,7 @@ def test_rescaled_matches_bert_score(pairs, model_path, layer, idf):
     ours = course_lib.score(cands, refs, num_layers=layer, idf=idf, rescale_with_baseline=True)
     theirs = bert_score.score(cands, refs, model_type=model_path, num_layers=layer, idf=idf,
                               lang="en", rescale_with_baseline=True, baseline_path=path)
-    weights = course_lib.engine.scorer.resolve_weights(idf, refs, course_lib.load()[0])
+    weights = resolve_setting(idf=idf, idf_sents=refs).weights
     assert_parity(ours, theirs, cands, refs, model_path, num_layers=layer, idf=weights, lang="en",
                   rescale_with_baseline=True, baseline_path=path)
     raw = course_lib.score(cands, refs, num_layers=layer, idf=idf)

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import course_lib
+from course_lib.bertscore.setting import resolve_setting
 import course_lib.engine.baseline
 import course_lib.bertscore.embeddings as E
 import course_lib.engine.fast_tokenizer as FT
@@ -187,7 +188,7 @@ def test_scores_are_ordinary_tensors(pairs):
 def test_sentence_store_gives_scores_and_padded_batches(pairs):
     cands, refs = pairs
     tokenizer, model = course_lib.load()
-    store = SO.SentenceStore(tokenizer, model, 4, SO.resolve_weights(False, refs, tokenizer), 64)
+    store = SO.SentenceStore(tokenizer, model, 4, resolve_setting().weights, 64)
     store.add(cands[:20] + refs[:20])  # tokenizes itself when no ids are given
     assert len(store.index) == len(set(cands[:20] + refs[:20]))  # each sentence once
     with pytest.raises(RuntimeError, match="filled once"):

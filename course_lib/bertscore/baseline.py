@@ -73,24 +73,27 @@ def write_baseline(path, baselines) -> Path:
     return path
 
 
-def default_baseline_path(model_type: str | None) -> Path:
-    """Where the course keeps its own baseline for a model: course_lib/resources/baselines/<name>.tsv."""
-    from course_lib.model import EMBEDDED_MODEL, is_embedded
+def default_baseline_path(model_type) -> Path:
+    """Where the course keeps its own baseline for a model: course_lib/resources/baselines/<name>.tsv
+    (`ModelRef.baseline_name`)."""
+    from course_lib.model import model_ref
 
-    name = EMBEDDED_MODEL if is_embedded(model_type) else str(model_type)
-    return BASELINE_DIR / (Path(name.rstrip("/")).name + ".tsv")
+    return BASELINE_DIR / model_ref(model_type).baseline_name
 
 
 def baseline_file(baseline_path, model_type, lang=None) -> str:
     """The baseline file every entry point reads: `baseline_path`, else the course's file for the
     model, else (with `lang`) the file bert-score ships for lang and model_type; a clear error
-    when there is none."""
-    path = default_baseline_path(model_type) if baseline_path is None else baseline_path
-    if baseline_path is None and not os.path.isfile(path) and lang is not None and model_type is not None:
+    when there is none. `model_type`: a `ModelRef` or anything `model_ref` takes."""
+    from course_lib.model import model_ref
+
+    ref = model_ref(model_type)
+    path = BASELINE_DIR / ref.baseline_name if baseline_path is None else baseline_path
+    if baseline_path is None and not os.path.isfile(path) and lang is not None and ref.arg is not None:
         import bert_score
 
         path = os.path.join(os.path.dirname(bert_score.__file__), "rescale_baseline",
-                            lang.lower(), f"{model_type}.tsv")
+                            lang.lower(), f"{ref.arg}.tsv")
     if not os.path.isfile(path):
         raise FileNotFoundError(
             f"No baseline file for this model at {path}. Compute one with "

@@ -6,20 +6,36 @@ import numbers
 from collections.abc import Mapping
 
 
+def check_texts(value, name: str = "texts") -> list[str]:
+    """The one check of "a list of str": a list, tuple, pandas Series or numpy array of str ->
+    list[str] (the same texts, so the same scores). Errors name the argument and, for an item
+    that is not a str (a NaN of a Series is a float), its position."""
+    items = _as_list(value, name, "strings")
+    for i, t in enumerate(items):
+        if not isinstance(t, str):
+            raise TypeError(f"{name}[{i}] is {type(t).__name__}, expected str")
+    return items
+
+
+def _as_list(value, name: str, of: str) -> list:
+    """A list, tuple, or one-dimensional pandas Series / numpy array, as a list."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if hasattr(value, "tolist") and getattr(value, "ndim", None) == 1:  # a Series or an array
+        return value.tolist()
+    raise TypeError(f"{name} must be a list of {of}, got {type(value).__name__}")
+
+
 def check_inputs(cands, refs) -> tuple[list[str], list[list[str]]]:
     """Validate `cands` (list of str) and `refs` (list of str or of lists of str).
 
     Returns the candidates and, for each, its list of references.
     """
-    for name, value in (("cands", cands), ("refs", refs)):
-        if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            raise TypeError(f"{name} must be a list of strings, got {type(value).__name__}")
+    refs = _as_list(refs, "refs", "strings")  # before cands' items: the shape first
+    cands = check_texts(cands, "cands")
     if len(cands) != len(refs):
         raise ValueError(f"cands and refs must have the same length: {len(cands)} candidates, "
                          f"{len(refs)} references")
-    for i, c in enumerate(cands):
-        if not isinstance(c, str):
-            raise TypeError(f"cands[{i}] is {type(c).__name__}, expected str")
     groups = []
     for i, r in enumerate(refs):
         group = [r] if isinstance(r, str) else r
@@ -27,11 +43,8 @@ def check_inputs(cands, refs) -> tuple[list[str], list[list[str]]]:
             raise TypeError(f"refs[{i}] is {type(r).__name__}, expected str or list of str")
         if len(group) == 0:
             raise ValueError(f"refs[{i}] is an empty list: each candidate needs a reference")
-        for j, g in enumerate(group):
-            if not isinstance(g, str):
-                raise TypeError(f"refs[{i}][{j}] is {type(g).__name__}, expected str")
-        groups.append(list(group))
-    return list(cands), groups
+        groups.append(check_texts(group, f"refs[{i}]"))
+    return cands, groups
 
 
 def check_count(value, name: str) -> int:

@@ -38,14 +38,14 @@ def best_matches(sim: torch.Tensor):
     return sim.max(dim=-1).values, sim.max(dim=-2).values
 
 
-def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights,
-                 cand_special=None, ref_special=None, exclude_special: bool = False,
-                 unit_length: bool = False):
+def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights, *,
+                 cand_special, ref_special, exclude_special: bool = False, unit_length: bool = False):
     """Precision, recall and F1 of a batch of (candidate, reference) pairs.
 
     cand_emb [batch, cand_len, dim], ref_emb [batch, ref_len, dim] (layer vectors)
     cand_mask, cand_weights, cand_special [batch, cand_len]; likewise for ref.
-    Masks are True for real tokens; weights are 0 at padding and at [CLS]/[SEP].
+    Masks are True for real tokens; weights are 0 at padding and at [CLS]/[SEP]. The [CLS]/[SEP]
+    flags and the options are keyword-only: a call names what it passes.
     `exclude_special=True` also removes [CLS]/[SEP] as match targets.
     `unit_length=True`: the vectors already have length 1 (the fast engine stores them so).
     Returns P, R, F, each [batch] (or [n_layers + 1, batch] for vectors of every layer).
@@ -64,19 +64,11 @@ def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weigh
 
 
 def zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special):
-    """bert-score's rule for empty texts: P = R = F = 0, with a warning.
-
-    A text is empty when it has no tokens but [CLS]/[SEP]. When all weights of a non-empty text
-    are 0 (idf computed from a single reference: every token has idf log(2/2) = 0), P or R is
+    """P = R = F = 0 for pairs with an empty text (`empty_pairs`). When all weights of a non-empty
+    text are 0 (idf computed from a single reference: every token has idf log(2/2) = 0), P or R is
     0/0 = NaN as in bert-score, F is set to 0, and a warning says so.
     """
-    empty_cand = (cand_mask & ~cand_special).sum(-1) == 0
-    empty_ref = (ref_mask & ~ref_special).sum(-1) == 0
-    if empty_cand.any():
-        warnings.warn("Empty candidate sentence detected; setting raw BERTScores to 0.", stacklevel=3)
-    if empty_ref.any():
-        warnings.warn("Empty reference sentence detected; setting raw BERTScores to 0.", stacklevel=3)
-    empty = empty_cand | empty_ref
+    empty = empty_pairs(cand_mask & ~cand_special, ref_mask & ~ref_special)
     P = P.masked_fill(empty, 0.0)
     R = R.masked_fill(empty, 0.0)
     if torch.isnan(P).any() or torch.isnan(R).any():
@@ -85,3 +77,18 @@ def zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special):
             "every token's idf is log(2/2) = 0), so P or R is NaN and F is set to 0, as in "
             "bert-score. Compute idf from a larger corpus.", stacklevel=3)
     return P, R, f1(P, R)
+
+
+def empty_pairs(cand_words: torch.Tensor, ref_words: torch.Tensor) -> torch.Tensor:
+    """bert-score's rule for empty texts, the one place it is written: a text with no token but
+    [CLS]/[SEP] is empty, its pair scores P = R = F = 0, and a warning says so.
+
+    cand_words [..., cand_len], ref_words [..., ref_len]: True at real tokens other than [CLS]/[SEP].
+    Returns [...]: True where the candidate or the reference is empty.
+    """
+    empty_cand, empty_ref = ~cand_words.any(-1), ~ref_words.any(-1)
+    if empty_cand.any():
+        warnings.warn("Empty candidate sentence detected; setting raw BERTScores to 0.", stacklevel=4)
+    if empty_ref.any():
+        warnings.warn("Empty reference sentence detected; setting raw BERTScores to 0.", stacklevel=4)
+    return empty_cand | empty_ref

@@ -41,7 +41,7 @@ def view_of(tokenizer, cand_ids: list[int], ref_ids: list[int], cand_emb: torch.
     c_sp, r_sp = special_mask(torch.tensor(cand_ids), tokenizer), special_mask(torch.tensor(ref_ids), tokenizer)
     c_mask, r_mask = torch.ones(1, len(cand_ids), dtype=torch.bool), torch.ones(1, len(ref_ids), dtype=torch.bool)
     P, R, F = greedy_match(cand_emb[None], ref_emb[None], c_mask, r_mask, c_w[None], r_w[None],
-                           c_sp[None], r_sp[None], exclude_special)
+                           cand_special=c_sp[None], ref_special=r_sp[None], exclude_special=exclude_special)
     return PairView(tokenizer.convert_ids_to_tokens(cand_ids), tokenizer.convert_ids_to_tokens(ref_ids),
                     cosine_matrix(cand_emb, ref_emb), c_w, r_w, P.item(), R.item(), F.item(), c_sp, r_sp)
 

@@ -13,7 +13,8 @@ def cosine_matrix(cand: torch.Tensor, ref: torch.Tensor) -> torch.Tensor:
     """All pairwise cosines, batched.
 
     cand: [batch, cand_len, dim], ref: [batch, ref_len, dim]  ->  [batch, cand_len, ref_len]
-    sim[b, i, j] = cos(x_i, x̂_j) = x_i · x̂_j / (||x_i|| ||x̂_j||).
+    sim[b, i, j] = cos(x̂_i, x_j) = x̂_i · x_j / (||x̂_i|| ||x_j||), x̂_i the i-th candidate token,
+    x_j the j-th reference token (the paper's notation: x the reference, x̂ the candidate).
     A single pair ([len, dim] each) gives a [cand_len, ref_len] matrix.
     """
     return normalize(cand) @ normalize(ref).transpose(-1, -2)

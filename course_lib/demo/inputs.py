@@ -9,10 +9,10 @@ from functools import lru_cache
 
 import torch
 
-from course_lib.bertscore.baseline import baseline_file, read_baseline
 from course_lib.bertscore.embeddings import model_limit
+from course_lib.bertscore.setting import Setting, resolve_setting
 from course_lib.engine.store import corpus_idf
-from course_lib.model import check_layer as check_model_layer, load, num_layers_of
+from course_lib.model import check_layer as check_model_layer, load
 
 # ---------------------------------------------------------------------------------------------
 # idf corpora and the rescaling baseline
@@ -68,14 +68,16 @@ def forget_idf(name: str) -> None:
 
 
 @lru_cache(maxsize=1)
-def _baselines() -> torch.Tensor:
-    return read_baseline(baseline_file(None, None), num_layers_of(load()[1]))  # [n_layers + 1, 3]
+def demo_setting() -> Setting:
+    """The demo's setting, resolved as `course_lib.score(..., rescale_with_baseline=True)` resolves
+    its own: the embedded model, its default layer, its baseline table (read once)."""
+    return resolve_setting(rescale_with_baseline=True)
 
 
 def baseline_for(layer: int) -> torch.Tensor:
     """The course's (P, R, F) baseline [3] of the embedded model at `layer`, from the file
     `course_lib.score(..., rescale_with_baseline=True)` reads."""
-    return _baselines()[layer]
+    return demo_setting().baselines[layer]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -115,9 +117,9 @@ def check_text(text, role: str = "candidate") -> str:
 
 def check_layer(layer) -> int:
     """`course_lib.model.check_layer`'s rule, its error worded for the audience."""
-    _, model = load()
-    n = num_layers_of(model)
+    setting = demo_setting()
+    n = setting.n_layers
     try:
-        return check_model_layer(layer, None, n)
+        return check_model_layer(layer, setting.model, n)
     except ValueError:
         raise InputProblem(f"The layer must be a whole number from 0 to {n}, got {layer!r}.") from None

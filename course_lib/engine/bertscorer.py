@@ -10,17 +10,14 @@ same numbers as `course_lib.score` with the same settings:
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import torch
 
-from course_lib.bertscore.baseline import baseline_file, read_baseline
-from course_lib.bertscore.inputs import check_count, check_idf, idf_is_weights
-from course_lib.engine.fast_tokenizer import hf_fast_tokenizer
-from course_lib.engine.hash import bert_score_hash, bert_score_model_name
-from course_lib.engine.scorer import score
-from course_lib.engine.store import corpus_idf
-from course_lib.model import check_layer, choose_model, load, num_layers_of
+from course_lib.bertscore.inputs import check_count, check_inputs, check_texts
+from course_lib.bertscore.setting import resolve_setting
+from course_lib.engine.scorer import engine_ids, score_with
 
 # matplotlib backends that only write files: plt.show() would warn there and show nothing
 FILE_BACKENDS = {"agg", "pdf", "ps", "svg", "pgf", "cairo", "template"}
@@ -35,79 +32,70 @@ class BERTScorer:
     `batch_size` (default 64). nthreads: checked, unused (see `course_lib.score`).
     idf: True to weigh tokens by idf, computed from `idf_sents` (or `.compute_idf(sents)`
     later; scoring with idf=True and no weights is an error, as in bert-score); a dict
-    {token id: weight} is used as given. rescale_with_baseline / baseline_path: as in
-    `course_lib.score`; the baseline file is read and checked here, before any scoring.
+    {token id: weight} is used as given (an empty dict too: as `course_lib.score`, it must weigh
+    every token). rescale_with_baseline / baseline_path: as in `course_lib.score`; the baseline
+    file is read and checked here, before any scoring. The whole setting is resolved once, here
+    (`bertscore.setting.resolve_setting`), as `course_lib.score` resolves its own.
     """
 
     def __init__(self, model_type=None, num_layers=None, batch_size=64, nthreads=4, all_layers=False,
                  idf=False, idf_sents=None, device=None, lang=None, rescale_with_baseline=False,
                  baseline_path=None, use_fast_tokenizer=False):
-        self._model_arg = choose_model(model_type, lang)  # None = the embedded model
-        self._lang, self._idf = lang, idf
         self.batch_size, self.nthreads = check_count(batch_size, "batch_size"), check_count(nthreads, "nthreads")
-        self.all_layers, self.device = all_layers, device
-        self._rescale_with_baseline, self._use_fast_tokenizer = rescale_with_baseline, use_fast_tokenizer
-        check_idf(idf)
-        self._tokenizer, self._model = load(self._model_arg, device)  # cached: loaded once per process
-        if use_fast_tokenizer:
-            self._tokenizer = hf_fast_tokenizer(self._model_arg)
-        self._num_layers = check_layer(num_layers, self._model_arg, num_layers_of(self._model))
-        self._idf_dict = idf if idf_is_weights(idf) else None
+        self.device, self._idf = device, idf
+        self._setting = resolve_setting(model_type, num_layers, idf, lang=lang, device=device, all_layers=all_layers,
+                                        rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
+                                        use_fast_tokenizer=use_fast_tokenizer, ids_of=engine_ids)
+        self._computed = False
         if idf_sents is not None:
             self.compute_idf(idf_sents)
-        self.use_custom_baseline = baseline_path is not None
-        self._baseline_path = baseline_path
-        self.baseline_path = self._baseline_vals = None
-        if rescale_with_baseline:  # a missing or bad file: an error now, not after scoring
-            self.baseline_path = baseline_file(baseline_path, self._model_arg, lang)
-            table = read_baseline(self.baseline_path, num_layers_of(self._model))
-            self._baseline_vals = table[:, None] if all_layers else table[self._num_layers]
 
-    lang = property(lambda self: self._lang)
+    setting = property(lambda self: self._setting)
+    lang = property(lambda self: self._setting.lang)
     idf = property(lambda self: self._idf)
-    num_layers = property(lambda self: self._num_layers)
-    rescale_with_baseline = property(lambda self: self._rescale_with_baseline)
-    use_fast_tokenizer = property(lambda self: self._use_fast_tokenizer)
-    baseline_vals = property(lambda self: self._baseline_vals)
+    num_layers = property(lambda self: self._setting.layer)
+    all_layers = property(lambda self: self._setting.all_layers)
+    rescale_with_baseline = property(lambda self: self._setting.rescale_with_baseline)
+    use_fast_tokenizer = property(lambda self: self._setting.use_fast_tokenizer)
+    use_custom_baseline = property(lambda self: self._setting.custom_baseline)
+    baseline_path = property(lambda self: self._setting.baseline_path)
+    baseline_vals = property(lambda self: self._setting.baseline() if self._setting.rescale_with_baseline else None)
+    _tokenizer = property(lambda self: self._setting.tokenizer)
+    _model = property(lambda self: self._setting.net)
 
     @property
     def idf_dict(self) -> dict | None:
         """The idf weights {token id: weight} this scorer uses, or None (idf off or not computed
         yet). Course-only: bert-score keeps them in `_idf_dict`."""
-        return self._idf_dict if self._idf else None
+        return self._setting.weights if self._setting.idf else None
 
     @property
     def model_type(self) -> str:
-        """The model as bert-score names it in the hash (the embedded model: its directory)."""
-        return bert_score_model_name(self._model_arg)
+        """The model as it is named in the hash (`ModelRef.hash_name`: the embedded model's name)."""
+        return self._setting.model.hash_name
 
     @property
     def hash(self) -> str:
-        """bert-score's hash of this scorer's setting (`course_lib.engine.hash.bert_score_hash`)."""
-        return bert_score_hash(self._model_arg, self._num_layers, self._idf, self._rescale_with_baseline,
-                               self.use_custom_baseline, self._use_fast_tokenizer)
+        """bert-score's hash of this scorer's setting (`Setting.hash`)."""
+        return self._setting.hash()
 
     def compute_idf(self, sents: list[str]) -> None:
         """idf weights from a corpus of texts (replaces earlier ones, with a warning)."""
-        if isinstance(sents, str) or not isinstance(sents, (list, tuple)) or not all(isinstance(s, str) for s in sents):
-            raise TypeError("compute_idf expects a list of strings")
-        if self._idf_dict is not None:
+        sents = check_texts(sents, "sents")
+        if self._computed or (self._setting.idf and self._setting.weights is not None):
             warnings.warn("Overwriting the previous importance weights.", stacklevel=2)
-        self._idf_dict = corpus_idf(sents, self._tokenizer)
+        self._computed = True
+        if self._setting.idf:  # the weights from these texts
+            self._setting = dataclasses.replace(self._setting, weights=None).with_idf_from(sents, engine_ids)
 
     def score(self, cands, refs, verbose=False, batch_size=64, return_hash=False, *, exclude_special=False):
         """P, R, F [N] of each candidate against its reference(s); with return_hash=True,
         ((P, R, F), hash). `batch_size` is this call's (bert-score ignores the constructor's).
         exclude_special: as in `course_lib.score` (course-only, keyword-only)."""
-        if self._idf and self._idf_dict is None:
-            raise ValueError("idf=True but no idf weights: pass idf_sents=[...] to BERTScorer or call "
-                             ".compute_idf(sents) first (bert-score asserts 'IDF weights are not computed').")
-        out = score(cands, refs, model_type=self._model_arg, num_layers=self._num_layers, verbose=verbose,
-                    idf=self._idf_dict if self._idf else False, device=self.device, batch_size=batch_size,
-                    nthreads=self.nthreads, all_layers=self.all_layers, lang=self._lang,
-                    rescale_with_baseline=self._rescale_with_baseline, baseline_path=self._baseline_path,
-                    use_fast_tokenizer=self._use_fast_tokenizer, exclude_special=exclude_special)
-        return (out, self.hash) if return_hash else out
+        cands, groups = check_inputs(cands, refs)
+        batch_size = check_count(batch_size, "batch_size")
+        return score_with(self._setting, cands, groups, verbose=verbose, batch_size=batch_size,
+                          return_hash=return_hash, exclude_special=exclude_special)
 
     def plot_example(self, candidate: str, reference: str, fname: str = "") -> None:
         """bert-score's `plot_example`: a heatmap of the token cosines at this scorer's layer (rows =
@@ -125,17 +113,19 @@ class BERTScorer:
         from course_lib.bertscore.embeddings import embed
         from course_lib.bertscore.idf import uniform_weights
         from course_lib.bertscore.pair import view_of
+        from course_lib.model import load
 
         if not isinstance(candidate, str) or not isinstance(reference, str):
             raise TypeError("plot_example expects two strings: a candidate and a reference")
-        tokenizer, _ = load(self._model_arg, self.device)
-        c, r = (embed([text], self._model_arg, self._num_layers, self.device) for text in (candidate, reference))
-        weights = self._idf_dict if self._idf and self._idf_dict is not None else uniform_weights(tokenizer)
+        s = self._setting
+        tokenizer, _ = load(s.model, self.device)  # the slow tokenizer: embed's tokens
+        c, r = (embed([text], s.model.arg, s.layer, self.device) for text in (candidate, reference))
+        weights = s.weights if s.weights is not None else uniform_weights(s.tokenizer)
         view = view_of(tokenizer, c.input_ids[0].tolist(), r.input_ids[0].tolist(), c.embeddings[0],
                        r.embeddings[0], weights)
         sim, scores, kind = view.sim, torch.tensor([view.P, view.R, view.F]), "cosine similarity"
-        if self._rescale_with_baseline:
-            b = self._baseline_vals[self._num_layers, 0] if self.all_layers else self._baseline_vals  # [3]: P, R, F
+        if s.rescale_with_baseline:
+            b = s.baselines[s.layer]  # [3]: P, R, F at the layer drawn
             sim, scores, kind = rescale(sim, b[2]), rescale(scores, b), "cosine similarity, rescaled"
         n_c, n_r = sim.shape
         fig, ax = plt.subplots(figsize=(max(5, 0.55 * n_r + 2.5), max(3.5, 0.45 * n_c + 1.5)))
@@ -151,7 +141,7 @@ class BERTScorer:
         ax.set_xlabel("reference tokens")
         ax.set_ylabel("candidate tokens")
         P, R, F = scores.tolist()
-        ax.set_title(f"P = {P:.3f}   R = {R:.3f}   F = {F:.3f}" + ("   (rescaled)" if self._rescale_with_baseline else ""))
+        ax.set_title(f"P = {P:.3f}   R = {R:.3f}   F = {F:.3f}" + ("   (rescaled)" if s.rescale_with_baseline else ""))
         if fname:
             fig.savefig(fname, dpi=100, bbox_inches="tight")
         if matplotlib.get_backend().lower() not in FILE_BACKENDS:

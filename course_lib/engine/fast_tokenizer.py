@@ -1,19 +1,18 @@
-"""Tokenizing a whole list in one call with a fast (Rust) tokenizer, and the two fast tokenizers.
+"""Tokenizing a whole list in one call with a fast (Rust) tokenizer.
 
 `fast_tokenizer`: the Rust twin of a slow tokenizer, built from its own vocabulary. The engine
 uses it for speed by default (`use_fast_tokenizer=False`): the same ids as
 `course_lib.bertscore.embeddings.encode` (bert-score's slow tokenization), sentence by sentence;
 tests/test_speed.py compares the two on every text in data/.
-`hf_fast_tokenizer`: Hugging Face's own fast tokenizer of a model, what bert-score uses with
-`use_fast_tokenizer=True` (it may give other ids than the slow one).
+Hugging Face's own fast tokenizer of a model, what bert-score uses with `use_fast_tokenizer=True`
+(it may give other ids than the slow one), is loaded by `course_lib.bertscore.setting.fast_tokenizer_of`.
 """
 from __future__ import annotations
 
 import os
 import threading
 
-from course_lib.bertscore.embeddings import encode, model_limit, needs_prefix_space
-from course_lib.model import EMBEDDED_MODEL, is_embedded, resolve
+from course_lib.bertscore.embeddings import encode, model_limit
 
 _FAST: dict = {}  # id(slow tokenizer) -> (slow tokenizer, its fast twin or None)
 _FAST_LOCK = threading.Lock()  # one build per tokenizer, even from several threads
@@ -82,31 +81,3 @@ def encode_many(tokenizer, sentences: list[str]) -> tuple[list[list[int]], int]:
     cls, sep, keep = tokenizer.cls_token_id, tokenizer.sep_token_id, limit - 2
     pieces = [e.ids for e in fast.encode_batch([s.strip() for s in sentences], add_special_tokens=False)]
     return [[cls] + p[:keep] + [sep] for p in pieces], sum(len(p) > keep for p in pieces)
-
-
-_FAST_HF: dict = {}
-_FAST_HF_LOCK = threading.Lock()  # two threads asking at once load it once
-
-
-def hf_fast_tokenizer(model_type):
-    """The Hugging Face fast tokenizer of a model (use_fast_tokenizer=True), loaded once.
-
-    bert-score then calls `tokenizer.encode` on it, which course_lib's `encode` does too: the
-    same ids for WordPiece (BERT) models. For byte-level BPE models (RoBERTa, GPT-2) bert-score
-    drops the leading space it otherwise adds, a tokenization course_lib does not reproduce:
-    refused with an error rather than scored differently.
-    """
-    from transformers import AutoTokenizer
-
-    key = EMBEDDED_MODEL if is_embedded(model_type) else model_type
-    with _FAST_HF_LOCK:
-        if key not in _FAST_HF:
-            _FAST_HF[key] = AutoTokenizer.from_pretrained(resolve(model_type), use_fast=True,
-                                                          local_files_only=True)
-        fast = _FAST_HF[key]
-    if needs_prefix_space(fast):
-        raise NotImplementedError(
-            f"use_fast_tokenizer=True with {type(fast).__name__}: bert-score then tokenizes without "
-            "the leading space it adds otherwise, which course_lib does not reproduce. Use "
-            "use_fast_tokenizer=False (bert-score's default).")
-    return fast

@@ -27,13 +27,14 @@ from dataclasses import dataclass
 
 import torch
 
-from course_lib.bertscore.baseline import baseline_file, read_baseline, rescale
+from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import hidden_states, model_limit, needs_prefix_space, pad, special_mask
-from course_lib.bertscore.idf import token_weights, uniform_weights
+from course_lib.bertscore.idf import token_weights
 from course_lib.bertscore.inputs import check_count, check_inputs
 from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.store import SentenceStore
-from course_lib.model import check_layer, choose_model, default_layer, load, num_layers_of
+from course_lib.model import default_layer, load
 
 
 def word_pieces(tokenizer, text: str) -> list[int]:
@@ -141,12 +142,9 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
     if any(len(g) != 1 for g in groups):
         raise TypeError("chunked_score takes one reference (a str) per candidate")
     refs, batch_size = [g[0] for g in groups], check_count(batch_size, "batch_size")
-    model_type = choose_model(model_type, lang)
-    tokenizer, model = load(model_type)
-    layer = check_layer(num_layers, model_type, num_layers_of(model))
-    if rescale_with_baseline:  # fail before the expensive part
-        baselines = read_baseline(baseline_file(baseline_path, model_type, lang), num_layers_of(model))
-    weights = uniform_weights(tokenizer)
+    setting = resolve_setting(model_type, num_layers, lang=lang, rescale_with_baseline=rescale_with_baseline,
+                              baseline_path=baseline_path)  # fails before the expensive part
+    tokenizer, model, layer, weights = setting.tokenizer, setting.net, setting.layer, setting.weights
     limit = model_limit(tokenizer) - 2 if size is None else size
     texts = list(dict.fromkeys(list(cands) + list(refs)))
     fits = [t for t in texts if len(word_pieces(tokenizer, t)) <= limit]
@@ -157,7 +155,7 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
         if text in store.index:
             cache[text] = tuple(t.cpu() for t in store.batch([text]))
             continue
-        e = embed_long(text, model_type, layer, size, overlap)
+        e = embed_long(text, setting.model.arg, layer, size, overlap)
         vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
         special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
         cache[text] = (vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),
@@ -167,8 +165,9 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
     for c, r in zip(cands, refs):  # pairs one at a time: documents are few and long
         c_emb, c_mask, c_w, c_sp = cache[c]
         r_emb, r_mask, r_w, r_sp = cache[r]
-        scores.append(torch.stack(greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp), -1)[0])
+        scores.append(torch.stack(greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, cand_special=c_sp,
+                                                ref_special=r_sp), -1)[0])
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)  # [N, 3]
-    if rescale_with_baseline:
-        prf = rescale(prf, baselines[layer])
+    if setting.rescale_with_baseline:
+        prf = rescale(prf, setting.baseline())
     return prf[:, 0], prf[:, 1], prf[:, 2]

@@ -41,8 +41,8 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
         batch = torch.tensor(batch)
         c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
         r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
-        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, c_sp, r_sp, exclude_special,
-                               unit_length=True)
+        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, cand_special=c_sp, ref_special=r_sp,
+                               exclude_special=exclude_special, unit_length=True)
         prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
         if out is None:
             out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))

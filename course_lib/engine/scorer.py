@@ -1,8 +1,8 @@
 """BERTScore end to end: a drop-in for `bert_score.score`. This module only puts the steps in order:
 
-1. check the inputs (`bertscore.inputs`), resolve the model (`model.choose_model`); flatten
-   several references per candidate into pairs
-2. weights: idf from the references (or 1), 0 for [CLS]/[SEP] (`engine.store.resolve_weights`)
+1. check the inputs (`bertscore.inputs`); flatten several references per candidate into pairs
+2. resolve the setting once (`bertscore.setting.resolve_setting`): the model, its layer, the
+   weights (idf from the references, or 1; 0 for [CLS]/[SEP]), the baseline
 3. embed each unique sentence once (`engine.store.SentenceStore`): tokenize a window of pairs in
    one call, sort by token length, batch by a token budget, run the model (only up to the layer
    asked for), keep the vectors packed (`engine.packing`)
@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.baseline import baseline_file, read_baseline, rescale
+from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import model_limit, warn_truncated
-from course_lib.bertscore.inputs import check_count, check_idf, check_idf_covers, check_inputs, check_text_unicode
+from course_lib.bertscore.inputs import check_count, check_inputs, check_text_unicode
+from course_lib.bertscore.setting import Setting, resolve_setting
 from course_lib.engine import packing
-from course_lib.engine.fast_tokenizer import encode_many, hf_fast_tokenizer
-from course_lib.engine.hash import bert_score_hash
+from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.pairs import best_over_references, match_pairs
-from course_lib.engine.store import SentenceStore, resolve_weights
+from course_lib.engine.store import SentenceStore
 from course_lib.engine.streaming import Progress, chunks
-from course_lib.model import check_layer, choose_model, load, num_layers_of
+
+
+def engine_ids(tokenizer, texts: list[str]) -> list[list[int]]:
+    """Token ids as the engine makes them (one call; the same ids as the taught `encode_all`)."""
+    return encode_many(tokenizer, texts)[0]
 
 
 def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=False, device=None,
@@ -55,33 +59,35 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     where it is proven to give the same ids (`engine.fast_tokenizer.fast_tokenizer`).
     use_fast_tokenizer=True: Hugging Face's fast tokenizer, as bert-score does (its ids can
     differ; WordPiece models only, byte-level BPE models such as RoBERTa are refused, see
-    `engine.fast_tokenizer.hf_fast_tokenizer`). exclude_special=True: [CLS]/[SEP] are not match
+    `bertscore.setting.resolve_setting`). exclude_special=True: [CLS]/[SEP] are not match
     targets (bert-score keeps them). Returns P, R, F: float tensors of shape [N].
     """
     cands, groups = check_inputs(cands, refs)
     batch_size, _ = check_count(batch_size, "batch_size"), check_count(nthreads, "nthreads")
-    model_type = choose_model(model_type, lang)
-    check_idf(idf)
     if use_fast_tokenizer:
         check_text_unicode(cands, groups)
-    tokenizer, model = load(model_type, device)
-    if use_fast_tokenizer:
-        tokenizer = hf_fast_tokenizer(model_type)
-    n_layers = num_layers_of(model)
-    layer = check_layer(num_layers, model_type, n_layers)
-    if rescale_with_baseline:  # fail before the expensive part
-        baselines = read_baseline(baseline_file(baseline_path, model_type, lang), n_layers)
-        baselines = baselines if all_layers else baselines[layer]
+    flat_refs = [r for g in groups for r in g]
+    setting = resolve_setting(model_type, num_layers, idf, lang=lang, device=device, all_layers=all_layers,
+                              rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
+                              use_fast_tokenizer=use_fast_tokenizer, idf_sents=flat_refs if idf is True else None,
+                              ids_of=engine_ids)
+    return score_with(setting, cands, groups, verbose=verbose, batch_size=batch_size, return_hash=return_hash,
+                      exclude_special=exclude_special)
+
+
+def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, verbose=False, batch_size=64,
+               return_hash=False, exclude_special=False):
+    """`score` with its setting resolved and its inputs checked (`bertscore.inputs.check_inputs`):
+    what `score` and `BERTScorer.score` run."""
     flat_cands = [c for c, g in zip(cands, groups) for _ in g]
     flat_refs = [r for g in groups for r in g]
-    check_idf_covers(idf, flat_cands + flat_refs, tokenizer, lambda texts: encode_many(tokenizer, texts)[0])
-    setting = bert_score_hash(model_type, layer, idf, rescale_with_baseline, baseline_path is not None,
-                              use_fast_tokenizer) if return_hash else None
+    setting.check_weights_cover(flat_cands + flat_refs, engine_ids)
+    tokenizer, model, n_layers, all_layers = setting.tokenizer, setting.net, setting.n_layers, setting.all_layers
+    hash_ = setting.hash() if return_hash else None
     shape = (n_layers + 1, 0) if all_layers else (0,)
     if not flat_cands:
-        return _with_hash(tuple(torch.zeros(shape) for _ in range(3)), setting)
+        return _with_hash(tuple(torch.zeros(shape) for _ in range(3)), hash_)
 
-    weights = resolve_weights(idf, flat_refs, tokenizer)
     floats_per_token = model.config.hidden_size * ((n_layers + 1) if all_layers else 1)
     truncated = 0
     progress = Progress(len(flat_cands), verbose)
@@ -91,7 +97,7 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     with torch.inference_mode(), progress.bar:
         for pairs, sentences, ids, cut in chunks(tokenizer, flat_cands, flat_refs, floats_per_token):
             truncated += cut
-            store = SentenceStore(tokenizer, model, layer, weights, batch_size, all_layers)
+            store = SentenceStore(tokenizer, model, setting.layer, setting.weights, batch_size, all_layers)
             progress.chunk(len(pairs), len(sentences))
             store.add(sentences, progress.embedded, ids=ids, buffer=buffer)
             cand_numbers = torch.tensor([store.index[flat_cands[k]] for k in pairs], dtype=torch.long)
@@ -105,9 +111,9 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
 
     if len(flat_cands) > len(cands):  # several references: best P, R, F separately
         prf = best_over_references(prf, [len(g) for g in groups])
-    if rescale_with_baseline:
-        prf = rescale(prf, baselines.unsqueeze(-2) if all_layers else baselines)
-    return _with_hash((prf[..., 0], prf[..., 1], prf[..., 2]), setting)
+    if setting.rescale_with_baseline:
+        prf = rescale(prf, setting.baseline())
+    return _with_hash((prf[..., 0], prf[..., 1], prf[..., 2]), hash_)
 
 
 def _with_hash(prf: tuple, setting: str | None):

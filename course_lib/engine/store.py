@@ -4,8 +4,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.embeddings import model_limit, warn_truncated
-from course_lib.bertscore.idf import idf_from_ids, uniform_weights, weight_of
-from course_lib.bertscore.inputs import idf_is_weights
+from course_lib.bertscore.idf import idf_from_ids, weight_of
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 
@@ -13,21 +12,6 @@ from course_lib.engine.fast_tokenizer import encode_many
 def corpus_idf(texts: list[str], tokenizer):
     """idf weights of a corpus: `bertscore.idf.idf_weights(texts, tokenizer)`, tokenized in one call."""
     return idf_from_ids(encode_many(tokenizer, list(texts))[0])
-
-
-def resolve_weights(idf, flat_refs: list[str], tokenizer):
-    """idf=False -> 1 per token ([CLS]/[SEP] 0); True -> idf from the references; a Mapping -> as given.
-
-    idf=True tokenizes every reference here, in one call, and the chunks tokenize them again a
-    window at a time: keeping these ids for the chunks would hold every reference's ids for the
-    whole run, which streaming exists to avoid."""
-    if idf is False or idf is None:
-        return uniform_weights(tokenizer)
-    if idf is True:
-        return corpus_idf(flat_refs, tokenizer)
-    if idf_is_weights(idf):
-        return idf
-    raise TypeError(f"idf must be True, False or a dict of token weights, got {type(idf).__name__}")
 
 
 class SentenceStore:

@@ -13,22 +13,10 @@ metadata) and the layer actually used when `num_layers=None`.
 from __future__ import annotations
 
 import importlib.metadata
-import os
 
-from course_lib.model import EMBEDDED_MODEL, default_layer, is_embedded
+from course_lib.bertscore.setting import Setting, resolve_setting
 
 PACKAGES = ("course_lib", "torch", "transformers")
-
-
-def model_name(model_type: str | None) -> str:
-    """A machine-independent name: the embedded model's short name, a hub name as given,
-    or only the last part of a local directory (`/some/dir/my-model/` -> `my-model`)."""
-    if is_embedded(model_type):
-        return EMBEDDED_MODEL.split("/")[-1]
-    name = str(model_type).rstrip("/\\")
-    if os.path.isdir(os.path.expanduser(name)) or name.startswith((".", "/", "~")):
-        return os.path.basename(name)
-    return name
 
 
 def versions(packages=PACKAGES) -> dict[str, str]:
@@ -44,17 +32,21 @@ def versions(packages=PACKAGES) -> dict[str, str]:
 
 def signature(model_type=None, num_layers=None, idf=False, rescale_with_baseline=False,
               exclude_special=False) -> str:
-    """The settings of a `course_lib.score` call as one string (same arguments, same meaning).
+    """The settings of a `course_lib.score` call as one string (same arguments, same meaning,
+    resolved by the same `resolve_setting`: a layer `score` refuses is refused here too).
 
     idf may be True/False or a dict of weights (recorded as 'idf'; *which* corpus gave the
     weights is not recorded: say it in the report).
     """
-    layer = default_layer(model_type) if num_layers is None else num_layers
-    if not isinstance(layer, int) or isinstance(layer, bool) or layer < 0:
-        raise ValueError(f"num_layers must be a non-negative int or None, got {num_layers!r}")
-    use_idf = idf is not False and idf is not None
-    parts = [model_name(model_type), f"L{layer}", "idf" if use_idf else "no-idf",
-             "rescaled" if rescale_with_baseline else "raw"]
+    setting = resolve_setting(model_type, num_layers, idf, rescale_with_baseline=rescale_with_baseline)
+    return signature_of(setting, exclude_special)
+
+
+def signature_of(setting: Setting, exclude_special: bool = False) -> str:
+    """The signature of a resolved setting: the model's machine-independent name
+    (`ModelRef.display_name`), the layer actually used, idf, rescaling, the versions."""
+    parts = [setting.model.display_name, f"L{setting.layer}", "idf" if setting.idf else "no-idf",
+             "rescaled" if setting.rescale_with_baseline else "raw"]
     if exclude_special:
         parts.append("no-special")
     parts += [f"{name}={version}" for name, version in versions().items()]

@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from course_lib import paths
-from course_lib.model import EMBEDDED_MODEL, EMBEDDED_SHA256, is_embedded, resolve
+from course_lib.model import model_ref
 
 SHIPPED = paths.DATA / "wmt16_da" / "vectors"
 
@@ -31,9 +31,9 @@ def cache_dir() -> Path:
 
 
 def model_key(model_type: str | None) -> str:
-    """The model as a cache key, the same on every machine for the embedded model (its name and
-    the hash of its weights, not the folder it is installed in); a hub name or a directory else."""
-    return f"{EMBEDDED_MODEL}@{EMBEDDED_SHA256}" if is_embedded(model_type) else resolve(model_type)
+    """The model as a cache key (`ModelRef.disk_key`): the same on every machine for the embedded
+    model (its name and the hash of its weights, not the folder it is installed in)."""
+    return model_ref(model_type).disk_key
 
 
 def file_name(name: str, parts) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from course_lib.bertscore.inputs import check_texts as list_of_str
 from course_lib.learned.features import comet_features, pooled
 from course_lib.learned.regressor import predict, regressor, train_loop
 
@@ -59,11 +60,7 @@ def check_texts(optional=(), **named) -> int:
     for name, texts in named.items():
         if texts is None and name in optional:
             continue
-        if isinstance(texts, str) or not isinstance(texts, (list, tuple)):
-            raise TypeError(f"{name} must be a list of strings, got {type(texts).__name__}")
-        for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise TypeError(f"{name}[{i}] is {type(t).__name__}, expected a non-empty str")
+        for i, t in enumerate(list_of_str(texts, name)):  # the one check of a list of str
             if not t.strip():
                 raise ValueError(f"{name}[{i}] is empty: the learned metric needs text to read")
         lengths[name] = len(texts)
