@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup lab test test-unit test-notebooks check student run figures bench demo present book clean
+.PHONY: setup lab test test-unit test-notebooks check student kernel run figures bench demo present book clean
 
 setup: $(STAMP)
 
@@ -73,6 +73,10 @@ check: $(STAMP)
 ## make student: regenerate the student notebooks from the solution notebooks
 student: $(STAMP)
 	$(PY) -m course_lib.course.exercises
+
+## make kernel: make every notebook (chapters, demo, student) ask for the course's kernel, e.g. after a merge
+kernel: $(STAMP)
+	$(PY) -m course_lib.course.exercises --kernel
 
 ## make run: execute every chapter headless and print each one's time (figures go to your
 #   per-user output folder, never over figures/: the tree stays clean)

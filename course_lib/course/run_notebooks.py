@@ -36,14 +36,31 @@ from pathlib import Path
 KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 
 
+def course_kernel() -> str:
+    """The course's Jupyter kernel ("bertscore-course", which `make setup` registers), which every
+    notebook asks for; a clear error when it is missing, never a silent run on another Python."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from course_lib.course.exercises import KERNELSPEC
+
+    name = KERNELSPEC["name"]
+    if name not in KernelSpecManager().find_kernel_specs():
+        raise RuntimeError(f"the course's Jupyter kernel {name!r} is not installed: run `make setup` (it runs "
+                           f"{sys.executable} -m ipykernel install --sys-prefix --name {name} "
+                           "--display-name \"BERTScore course\")")
+    return name
+
+
 def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
     """Run the notebook at `path` top to bottom on a fresh kernel -> (the notebook with its outputs, seconds)."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name="python3", allow_errors=allow_errors,
-                            extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
+    os.environ["JPY_SESSION_NAME"] = str(path.resolve())  # the kernel inherits it: attempts per notebook copy
+    client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name=course_kernel(),
+                            allow_errors=allow_errors, extra_arguments=KERNEL_ARGS,
+                            resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()
     return nb, time.perf_counter() - start

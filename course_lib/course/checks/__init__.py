@@ -11,7 +11,14 @@ hint (the expression to write) comes after repeated failures of the same exercis
 COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
 processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
-folder; a pass forgets the exercise's failures.
+folder, counted per notebook copy (`notebook_copy()`: two students' files never share a count); a
+pass forgets the exercise's failures.
+
+Two modes, one set of checks. Learning (the default): a check prints ✅ or ❌ with a hint and returns
+True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config.py that `make
+nbgrader` writes sets it for nbgrader's runs): a failing check raises AssertionError with its
+first-level hint (never the code), and no attempts file is read or written; the chapters' value
+exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), which no release holds.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
 student's function with that course_lib function made unavailable (`forbid`): calling it fails
@@ -31,6 +38,9 @@ from pathlib import Path
 
 from course_lib.paths import user_cache_dir
 
+GRADING_ENV = "COURSE_GRADING"  # set (to anything but "" or "0") in grading mode
+GRADING_SEED_ENV = "COURSE_GRADING_SEED"  # the instructor's seed for the hidden data of value exercises
+NOTEBOOK_ENV = "JPY_SESSION_NAME"  # the notebook's path, as Jupyter Server tells its kernel
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
 HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)
 _FAILURES: Counter = Counter()  # used only where the attempts file cannot be written
@@ -40,24 +50,82 @@ class ForbiddenCall(Exception):
     """The student's function called the course_lib function the exercise asks them to write."""
 
 
+def grading() -> bool:
+    """True in grading mode (nbgrader's runs): failing checks raise, no hints, no attempts file."""
+    return os.environ.get(GRADING_ENV, "").strip() not in ("", "0")
+
+
+def grading_seed() -> int:
+    """The seed that draws the hidden data of value exercises in grading mode ($COURSE_GRADING_SEED,
+    an integer the instructor keeps; 0 when unset)."""
+    try:
+        return int(os.environ.get(GRADING_SEED_ENV, "") or 0)
+    except ValueError:
+        return sum(map(ord, os.environ[GRADING_SEED_ENV]))
+
+
+def hidden_rng(exercise: str):
+    """A random generator for the hidden data of `exercise` in grading mode, from the grading seed."""
+    import random
+
+    return random.Random(f"{grading_seed()}:{exercise}")
+
+
+def hidden_rows(exercise: str, n: int, max_words: int = 14, where=None) -> list[dict]:
+    """`n` distinct WMT16 rows (lp, mt, ref, ...) drawn with the grading seed for `exercise`: short
+    ones (references of at most `max_words` words) for which `where(row)` holds."""
+    from course_lib.evaluation.datasets import wmt16
+
+    rows = [r for r in wmt16().to_dict("records") if len(r["ref"].split()) <= max_words and len(r["mt"]) > 0
+            and r["mt"] != r["ref"] and (where is None or where(r))]
+    return hidden_rng(exercise).sample(rows, n)
+
+
+def notebook_copy() -> str:
+    """Which notebook file the checks run in: $JPY_SESSION_NAME (Jupyter Server gives it the
+    notebook's path; make check sets it), else IPython's __session__, else the working folder.
+    Attempts are counted per copy, so two students' files never share a count."""
+    name = os.environ.get(NOTEBOOK_ENV, "")
+    if not name:
+        try:
+            shell = get_ipython()  # noqa: F821 - defined inside IPython only
+            name = shell.user_ns.get("__session__", "") or ""
+        except NameError:
+            name = ""
+    return str(Path(name).expanduser().resolve()) if name else f"{Path.cwd().resolve()}{os.sep}(no notebook)"
+
+
 def attempts_file() -> Path:
     """Where failed attempts are remembered: <user cache>/attempts.json."""
     return user_cache_dir() / "attempts.json"
 
 
-def _load_attempts() -> Counter:
+def _read_all() -> dict:
     try:
-        return Counter({str(k): int(v) for k, v in json.loads(attempts_file().read_text()).items()})
+        data = json.loads(attempts_file().read_text())
+        return {str(nb): {str(k): int(v) for k, v in counts.items()} for nb, counts in data.items()}
     except (OSError, ValueError, TypeError, AttributeError):  # missing, unreadable or garbled: start afresh
+        return {}
+
+
+def _load_attempts() -> Counter:
+    """This notebook copy's counts {exercise: failed attempts}."""
+    if grading():
         return Counter()
+    return Counter(_read_all().get(notebook_copy(), {}))
 
 
 def _save_attempts(counts: Counter) -> bool:
+    if grading():  # grading reads and writes no attempts file
+        return False
     path = attempts_file()
     try:
+        data = _read_all()
+        data[notebook_copy()] = dict(sorted(counts.items()))
+        data = {nb: c for nb, c in data.items() if c}
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
         os.replace(tmp, path)  # atomic: two kernels never leave half a file
         return True
     except OSError:  # a read-only home: remember in this process only
@@ -91,6 +159,8 @@ def reset_attempts(exercise: str | None = None) -> None:
         _forget(exercise)
         return
     _FAILURES.clear()
+    if grading():
+        return
     try:
         attempts_file().unlink()
     except OSError:
@@ -109,8 +179,14 @@ def hint_level(level: int = 1) -> int:
         return asked
 
 
+class CheckFailed(AssertionError):
+    """A failing check in grading mode: its message is the first-level hint, never the code."""
+
+
 def report(exercise: str, ok: bool, hint: str = "") -> bool:
-    """Print a pass line or a hint line; return `ok`."""
+    """Print a pass line or a hint line; return `ok`. In grading mode a failure raises CheckFailed."""
+    if not ok and grading():
+        raise CheckFailed(f"Exercise {exercise}: not passed. {hint}")
     if ok:
         print(f"✅ Exercise {exercise}: passed.")
     else:
@@ -119,6 +195,8 @@ def report(exercise: str, ok: bool, hint: str = "") -> bool:
 
 
 def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool) -> str:
+    if grading():  # the first-level hint only: no code, no attempts counted
+        return hint
     failures = _count_failure(exercise) if attempted else failed_attempts(exercise)
     if code and (hint_level(level) >= 2 or failures > CODE_HINT_AFTER):
         return f"{hint} Code: {code}"
