@@ -106,3 +106,26 @@ def test_value_exercises_run_on_hidden_data_drawn_with_the_grading_seed():
     assert seed_a == _data({"COURSE_GRADING": "1", "COURSE_GRADING_SEED": "11"})  # one seed, one data set
     for k, (p, a, b) in enumerate(zip(published, seed_a, seed_b)):
         assert p != a and a != b, f"item {k} of the hidden data"
+
+
+def test_make_check_reads_results_from_the_checks_not_printed_text(tmp_path, capsys):
+    """A student who replaces a check cell by a printed ✅ passes nothing in make check's table."""
+    import nbformat
+
+    from course_lib.course import exercises, run_notebooks
+
+    nb = nbformat.read(exercises.STUDENT / "01_lexical_metrics.ipynb", as_version=4)
+    check = next(c for c in nb.cells if c.cell_type == "code" and "check_1_3(" in c.source)
+    check.source = 'print("✅ Exercise 1.3: passed.")'
+    path = tmp_path / "01_lexical_metrics.ipynb"
+    nbformat.write(nb, path)
+    assert run_notebooks.main(["--checks", "--exercise", "1.3", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "| 1.3 | ❌ no check ran |" in out, out
+    # the right answer, checked for real, passes
+    solution = nbformat.read(exercises.NOTEBOOKS / "01_lexical_metrics.ipynb", as_version=4)
+    path2 = tmp_path / "right" / "01_lexical_metrics.ipynb"
+    path2.parent.mkdir()
+    nbformat.write(solution, path2)
+    assert run_notebooks.main(["--checks", "--exercise", "1.3", str(path2)]) == 0
+    assert "| 1.3 | ✅ passed |" in capsys.readouterr().out

@@ -40,6 +40,7 @@ from course_lib.paths import user_cache_dir
 
 GRADING_ENV = "COURSE_GRADING"  # set (to anything but "" or "0") in grading mode
 GRADING_SEED_ENV = "COURSE_GRADING_SEED"  # the instructor's seed for the hidden data of value exercises
+RESULTS_ENV = "COURSE_CHECK_RESULTS"  # a file each check appends its result to (make check's table)
 NOTEBOOK_ENV = "JPY_SESSION_NAME"  # the notebook's path, as Jupyter Server tells its kernel
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
 HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)
@@ -179,12 +180,42 @@ def hint_level(level: int = 1) -> int:
         return asked
 
 
+def _record(exercise: str, ok: bool) -> None:
+    path = os.environ.get(RESULTS_ENV)
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"exercise": exercise, "ok": bool(ok)}) + "\n")
+    except OSError:
+        pass
+
+
+def recorded_results(path) -> dict[str, bool]:
+    """{exercise: passed} from a results file (the last result of each exercise counts)."""
+    results = {}
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return results
+    for line in lines:
+        try:
+            item = json.loads(line)
+            results[str(item["exercise"])] = item["ok"] is True
+        except (ValueError, KeyError, TypeError):
+            continue
+    return results
+
+
 class CheckFailed(AssertionError):
     """A failing check in grading mode: its message is the first-level hint, never the code."""
 
 
 def report(exercise: str, ok: bool, hint: str = "") -> bool:
-    """Print a pass line or a hint line; return `ok`. In grading mode a failure raises CheckFailed."""
+    """Print a pass line or a hint line; return `ok`. In grading mode a failure raises CheckFailed.
+    With $COURSE_CHECK_RESULTS set (make check), the result is also appended to that file as a JSON
+    line: make check reads results from there, never from printed text."""
+    _record(exercise, ok)
     if not ok and grading():
         raise CheckFailed(f"Exercise {exercise}: not passed. {hint}")
     if ok:
