@@ -29,6 +29,7 @@ from course_lib.paths import NOTEBOOKS
 STUDENT = NOTEBOOKS / "student"
 KERNELSPEC = {"display_name": "BERTScore course", "language": "python", "name": "bertscore-course"}
 _CODE = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.M | re.S)
+SOLUTIONS_LINE = re.compile(r"\s*Solutions?: `notebooks/[^`]*`\.?")  # a student notebook's pointer to the solutions
 _MD = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
 
 
