@@ -8,7 +8,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
 .DEFAULT_GOAL := help
-.PHONY: help setup lab test test-unit test-notebooks check student run figures bench demo present book clean
+.PHONY: help setup lab test test-unit test-notebooks check student kernel nbgrader student-release memory run figures bench demo present book clean
 
 ## make help: this list [instant]
 help:
@@ -76,6 +76,27 @@ check: $(STAMP)
 ## make student: regenerate the student notebooks from the solution notebooks [~10 s]
 student: $(STAMP)
 	$(PY) -m course_lib.course.exercises
+
+## make kernel: make every notebook (chapters, demo, student) ask for the course's kernel, after a merge [~5 s]
+kernel: $(STAMP)
+	$(PY) -m course_lib.course.exercises --kernel
+
+## make nbgrader OUT=DIR: an nbgrader course folder made from the solution notebooks now [~30 s]
+#   (nbgrader_config.py with the course's kernel, a fresh grading seed and grading mode;
+#   source/<chapter>/<chapter>.ipynb)
+nbgrader: $(STAMP)
+	@test -n "$(OUT)" || { echo "usage: make nbgrader OUT=DIR" >&2; exit 1; }
+	$(PY) -m course_lib.course.nbgrader_course $(OUT)
+
+## make student-release OUT=DIR [COURSE_URL=...]: the course without solutions, for students [~10 s]
+#   (see the README's list); COURSE_URL is where you will put its archive, for Colab's first cell
+student-release: $(STAMP)
+	@test -n "$(OUT)" || { echo "usage: make student-release OUT=DIR" >&2; exit 1; }
+	$(PY) -m course_lib.course.student_release $(OUT) --url "$(COURSE_URL)"
+
+## make memory: each chapter's peak memory on a fresh kernel, into the README's table [~12 min on 2 cores]
+memory: $(STAMP)
+	CUDA_VISIBLE_DEVICES= $(PY) -m course_lib.course.memory --readme notebooks/[0-9]*.ipynb
 
 ## make run: execute every chapter headless and print each one's time [~10 min on 2 cores]
 #   (figures go to your per-user output folder, never over figures/: the tree stays clean)

@@ -68,3 +68,6 @@ def _attempts_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     """Exercise checks remember failed attempts in the user's cache folder (COURSE_CACHE overrides
     it): tests keep theirs in a fresh temporary folder, never in the user's."""
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path_factory.mktemp("course-cache")))
+    monkeypatch.delenv("COURSE_GRADING", raising=False)  # learning mode unless a test asks for grading
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.delenv("COURSE_CHECK_RESULTS", raising=False)

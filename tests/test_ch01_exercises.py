@@ -153,8 +153,8 @@ def test_question_1_5(capsys):
 
 def test_checkers_compute_their_expectations():
     # the expected picks are computed; they disagree, and only case separates the two metrics' matches
-    assert ch01.preferences() == {"ROUGE-1": "B", "BLEU": "A"}
-    assert ch01.rouge_only_matches() == {"students"}
+    assert ch01._preferences() == {"ROUGE-1": "B", "BLEU": "A"}
+    assert ch01._rouge_only_matches() == {"students"}
     # the pair of 1.5 and the systems of 1.7 are never printed in the chapter (fresh data)
     for cell in __import__("nbformat").read(NOTEBOOK, as_version=4).cells:
         if "### Exercise 1.5" in cell.source:
@@ -171,7 +171,7 @@ def test_question_1_7(capsys):
                   combinations=itertools.combinations)
     right = (ns["concordant_1_7"], ns["discordant_1_7"], ns["tau_b_1_7"])
     assert passes(ch01.check_1_7, *right, capsys=capsys)
-    c, d, tx, ty, txy = ch01.pair_counts(ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN)
+    c, d, tx, ty, txy = ch01._pair_counts(ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN)
     assert tx + txy > 0 and ty + txy > 0 and d > 0  # ties on both sides, and some disagreement
     tau_a = (c - d) / 15
     ties_as_concordant = c + tx + ty + txy

@@ -130,7 +130,7 @@ def test_question_2_4(capsys):
     assert passes(ch02.check_2_4, " WATCH ", capsys)
     cosines = namespace["sense_cosines"]
     most_similar = max(cosines, key=cosines.get)  # the planted mistake: the highest cosine, not the lowest
-    assert most_similar != ch02.most_separated_word()
+    assert most_similar != ch02._most_separated_word()
     for bad in (None, most_similar, "bank", 4, "cell"):
         assert not passes(ch02.check_2_4, bad, capsys), bad
 
@@ -153,7 +153,7 @@ def test_question_2_5(capsys):
     answer = solution("answer_2_5 =", tokens=tokens, tokenizer=load()[0])["answer_2_5"]
     assert passes(ch02.check_2_5, answer, capsys)
     assert passes(ch02.check_2_5, {"a", "e", "f"}, capsys) and passes(ch02.check_2_5, "A, E, F", capsys)
-    assert ch02.identical_at_layer_0() == {"A", "E", "F"}
+    assert ch02._identical_at_layer_0() == {"A", "E", "F"}
     # planted mistakes: counting words instead of WordPiece tokens (C and D look parallel), forgetting that
     # the model is uncased (F), taking the question for "which differ"
     for bad in (None, "ACDEF", "AE", "BCD", "ABCDEF", "", "G"):

@@ -118,7 +118,7 @@ def test_3_4_solution_passes(capsys):
 
 
 def test_3_4_wrong_answers_fail(capsys):
-    changes, pads = list(ch03.naive_changes()), ch03.neighbour_padding()
+    changes, pads = list(ch03._naive_changes()), ch03._neighbour_padding()
     assert changes[0] > 0.01 and changes[1] < -0.01 and changes[2] < -0.01  # one up, two down: worth asking
     tokenizer, _ = load()
     common = max(len(tokens(tokenizer, t)) for p in ch03.NEIGHBOURS for t in p)

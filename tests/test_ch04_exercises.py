@@ -157,15 +157,15 @@ def test_4_4_solution_passes(capsys):
 
 
 def test_4_4_wrong_answers_fail(capsys):
-    scores = ch04.cat_scores()
+    scores = ch04._cat_scores()
     k = int(scores[1] > scores[0])
     winner, loser = ch04.CAT_CANDIDATES[k], ch04.CAT_CANDIDATES[1 - k]
-    weakest = ch04.weakest_token(loser, ch04.CAT_REFERENCE)
+    weakest = ch04._weakest_token(loser, ch04.CAT_REFERENCE)
     for wrong in (None, loser, "white dog", 1):
         assert not passes(ch04.check_4_4, wrong, weakest, capsys=capsys)
     v = pair_view(loser, ch04.CAT_REFERENCE)
     weakest_with_special = v.cand_tokens[int(v.sim.max(dim=1).values.argmin())]  # may be [CLS]/[SEP]
-    weakest_of_winner = ch04.weakest_token(winner, ch04.CAT_REFERENCE)
+    weakest_of_winner = ch04._weakest_token(winner, ch04.CAT_REFERENCE)
     for wrong in (None, "naps", weakest_of_winner, weakest_with_special if weakest_with_special != weakest else "dark"):
         assert not passes(ch04.check_4_4, winner, wrong, capsys=capsys)
 
@@ -179,7 +179,7 @@ def test_4_5_solution_passes(capsys):
 
 @pytest.mark.parametrize("wrong", [None, "[SEP]", ["[SEP]"], ["!"], [",", "!", "sadly"], ["."], "meeting"])
 def test_4_5_wrong_answers_fail(wrong, capsys):
-    assert set(ch04.tokens_matching_special(*ch04.PUNCTUATION_PAIR)) == {",", "!"}
+    assert set(ch04._tokens_matching_special(*ch04.PUNCTUATION_PAIR)) == {",", "!"}
     assert not passes(ch04.check_4_5, wrong, capsys)
 
 

@@ -163,7 +163,7 @@ def test_5_1_code_hint_runs_when_pasted(capsys):
 # ---- 5.3: which recalls break ------------------------------------------------------------------
 
 def test_5_3(capsys):
-    want = list(ch05.nan_recall_pairs())
+    want = list(ch05._nan_recall_pairs())
     assert want == [0, 3]  # the repeated "The cat sat." reference: every token in every reference
     assert passes(ch05.check_5_3, want, capsys)
     assert passes(ch05.check_5_3, (3, 0), capsys)
@@ -191,7 +191,7 @@ M_CS = 560  # the cs-en rows (the checker counts them itself); 524 distinct refe
 
 def test_5_4(capsys):
     right = (math.log(M_CS + 1), math.log((M_CS + 1) / 2))
-    unseen = list(ch05.unseen_tokens(ch05.INVENTED_CANDIDATE))
+    unseen = list(ch05._unseen_tokens(ch05.INVENTED_CANDIDATE))
     assert "minister" in unseen and "##bula" in unseen and "prague" not in unseen  # a common word unseen too
     assert passes(ch05.check_5_4, right, unseen, capsys=capsys)
     for wrong in (None, 6.33, (right[1], right[0]), (math.inf, math.log(M_CS)),

@@ -133,7 +133,7 @@ def test_6_4(capsys):
                    spearmanr=__import__("scipy.stats", fromlist=["spearmanr"]).spearmanr)
     right = ns["answer_6_4"]
     assert passes(ch06.check_6_4, right, capsys)
-    want = ch06.expected_6_4()
+    want = ch06._expected_6_4()
     assert 0 < want["negative"] < len(ch06.pairs_6_4()[0])  # the count is neither none nor all
     assert passes(ch06.check_6_4, {k: torch.tensor(float(v)) for k, v in right.items()}, capsys)
     assert passes(ch06.check_6_4, {k: np.float32(v) for k, v in right.items()}, capsys)

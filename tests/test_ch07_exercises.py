@@ -114,7 +114,7 @@ def test_7_2_buggy_scorers_really_are_batch_dependent():
 # ------------------------------------------------------------------ 7.3 - 7.5 (questions)
 
 def test_7_3(capsys):
-    want_hash, want_fix = ch07.expected_7_3()
+    want_hash, want_fix = ch07._expected_7_3()
     assert want_fix == "--use_fast_tokenizer" and want_hash.endswith("-custom-rescaled_fast-tokenizer")
     from bert_score.utils import get_hash
 
@@ -150,7 +150,7 @@ def test_7_4(capsys):
     assert passes(ch07.check_7_4, right, capsys)
     assert passes(ch07.check_7_4, {**right, "uses": "The first batch", "max_change": torch.tensor(right["max_change"])},
                   capsys)
-    want = ch07.expected_7_4()
+    want = ch07._expected_7_4()
     d = ch07.batches_7_4()
     F_a_only = course_lib.score(d["b_cands"], d["b_refs"], idf=idf_weights(d["a_refs"], tokenizer))[2].mean().item()
     F_plain = course_lib.score(d["b_cands"], d["b_refs"])[2].mean().item()

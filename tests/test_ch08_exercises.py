@@ -165,7 +165,7 @@ def test_code_exercise(marker, name, check, wrong, capsys):
 
 
 def test_question_8_4(capsys):
-    key, f_drop, rouge_drop = ch08.expected_8_4()
+    key, f_drop, rouge_drop = ch08._expected_8_4()
     # measured on fresh data (articles 51+): reversing the sentences costs ROUGE-L far more than BERTScore F
     assert key == "ROUGE-L" and 0 < f_drop < rouge_drop / 3
     summaries, refs = ch08.order_test_data()
@@ -194,7 +194,7 @@ def test_8_3_failure_names_the_case(capsys):
 
 
 def test_question_8_5(capsys):
-    want = ch08.expected_8_5()
+    want = ch08._expected_8_5()
     # measured: a positive linear map keeps all three, exp keeps the ranks only, squaring (x < 0 present) none
     assert want == {"rescale": {"pearson", "spearman", "kendall"}, "exp": {"spearman", "kendall"}, "square": set()}
     ns = run_cells(NOTEBOOK, "same_8_5 = None", solution=True, ch08=ch08, np=np, stats=stats)
@@ -258,7 +258,7 @@ def test_exercise_8_6(capsys):
     # fresh data: 30 sources x 5 systems, shuffled; resampling sources gives an interval about twice as wide
     assert len(df) == 150 and df["src"].nunique() == 30 and df["system"].nunique() == 5
     assert not df["src"].is_monotonic_increasing
-    ratio = ch08.expected_ratio_8_6()
+    ratio = ch08._expected_ratio_8_6()
     assert 1.8 < ratio < 2.4
     right = solution("def cluster_interval", "cluster_interval")
     ns = run_cells(NOTEBOOK, "df_8_6 = ch08.data_8_6()", solution=True, ch08=ch08, np=np, cluster_interval=right)
@@ -268,8 +268,8 @@ def test_exercise_8_6(capsys):
     for bad in (rows_only, too_many_draws, ninety_percent, mean_of_cluster_means, contiguous_blocks, normal_interval):
         assert not passes(ch08.check_8_6, bad, ratio, capsys=capsys), bad.__name__
     # planted ratios: none, inverted, clustered by system instead of source, the ordinary bootstrap twice
-    by_system = ch08.cluster_mean_interval(df["human"], df["system"])
-    by_row = ch08.cluster_mean_interval(df["human"], np.arange(150))
+    by_system = ch08._cluster_mean_interval(df["human"], df["system"])
+    by_row = ch08._cluster_mean_interval(df["human"], np.arange(150))
     for wrong in (None, 1 / ratio, (by_system[1] - by_system[0]) / (by_row[1] - by_row[0]), 1.0):
         assert not passes(ch08.check_8_6, right, wrong, capsys=capsys), wrong
     # the library's function is forbidden inside the student's

@@ -134,7 +134,7 @@ def test_9_3_truncated_fraction():
 # ---------------------------------------------------------------- 9.4, 9.5
 
 def test_9_4_and_9_5_questions(capsys):
-    key, p_drop, r_drop = ch09.expected_9_4()
+    key, p_drop, r_drop = ch09._expected_9_4()
     assert key == "recall" and p_drop > 0.1 and abs(r_drop) < p_drop / 4  # measured on the padded answers
     assert ch09.check_9_4("recall", p_drop) and ch09.check_9_4(" Recall ", np.float32(p_drop))
     ns = run_cells(NOTEBOOK, "answer_9_4, p_drop_9_4 = None, None", solution=True, ch09=ch09, course_lib=course_lib, np=np)
@@ -156,7 +156,7 @@ def test_9_5_on_fresh_edits(capsys):
     assert (edits["edited"] != edits["original"]).all()
     assert all(sorted(re.findall(r"\w+", e)) == sorted(re.findall(r"\w+", o)) for e, o in
                edits.loc[edits["kind"] != "negation", ["edited", "original"]].itertuples(index=False))  # swaps
-    key, mean_f = ch09.expected_9_5()
+    key, mean_f = ch09._expected_9_5()
     F = course_lib.score(edits["edited"].tolist(), edits["original"].tolist())[2].numpy()
     means = edits.assign(F=F).groupby("kind")["F"].mean()
     assert key == "numbers" and means.idxmin() == "negation" and mean_f == pytest.approx(means.max())

@@ -82,7 +82,7 @@ def test_10_2(capsys):
 # ---- 10.3: where a leak inflates most -------------------------------------------------------------
 
 def test_10_3(capsys):
-    inflation = ch10.leak_inflation()
+    inflation = ch10._leak_inflation()
     assert len(inflation) == 6 and all(v > 0 for v in inflation.values())  # a leak always helps here
     best = max(inflation, key=inflation.get)
     assert passes(ch10.check_10_3, best, capsys)

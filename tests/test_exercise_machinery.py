@@ -229,18 +229,35 @@ def test_make_check_hint_levels_end_to_end(tmp_path):
     make = ["make", "-s", "-o", ".venv/.installed", "check", f"NB={student}", "EX=1.3"]
     run = subprocess.run(make + ["HINT=2"], cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
     assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr
+    same_copy = dict(_env(cache), JPY_SESSION_NAME=str(student))  # attempts count per notebook copy
     for _ in range(CODE_HINT_AFTER - 1):  # the HINT=2 run counted as one failed attempt
-        assert CODE_1_3 not in _fresh_process(FAIL_1_3, _env(cache))
+        assert CODE_1_3 not in _fresh_process(FAIL_1_3, same_copy)
     run = subprocess.run(make, cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
     assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr
     assert _git_status() == before
 
 
-def test_student_notebooks_ask_for_the_course_kernel():
-    for path in exercises.solution_notebooks():
-        nb = nbformat.read(exercises.STUDENT / path.name, as_version=4)
+def test_every_notebook_asks_for_the_course_kernel():
+    """Solution, student and demo notebooks: a notebook asking for "python3" makes nbgrader (or a hub)
+    run it without the course, a silent zero. `make kernel` fixes one after a merge."""
+    paths = exercises.all_notebooks()
+    assert {p.name for p in paths} >= {"demo.ipynb", "04_greedy_matching.ipynb"}
+    assert any(p.parent == exercises.STUDENT for p in paths)
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
         assert nb.metadata["kernelspec"]["name"] == "bertscore-course", path.name
         assert nb.metadata["kernelspec"]["display_name"] == "BERTScore course", path.name
+
+
+def test_set_kernel_changes_only_the_kernelspec(tmp_path):
+    path = tmp_path / "n.ipynb"
+    source = exercises.NOTEBOOKS / "04_greedy_matching.ipynb"
+    text = source.read_text(encoding="utf-8").replace('"name": "bertscore-course"', '"name": "python3"')
+    path.write_text(text, encoding="utf-8")
+    assert exercises.set_kernel(path) and not exercises.set_kernel(path)
+    after = path.read_text(encoding="utf-8").splitlines()
+    changed = [a for a, b in zip(after, text.splitlines()) if a != b]
+    assert len(after) == len(text.splitlines()) and len(changed) == 1 and '"bertscore-course"' in changed[0]
 
 
 def test_running_a_chapter_leaves_the_course_folder_clean(tmp_path):

@@ -30,6 +30,7 @@ def run_exercise(path: Path, exercise: str) -> list[str]:
     from course_lib.course.exercise_cells import exercise_notebook, read_notebook
 
     nb = exercise_notebook(read_notebook(path), exercise)
+    os.environ.setdefault("JPY_SESSION_NAME", str(Path(path).resolve()))  # attempts per notebook copy
     os.environ[QUICK_SETUP_ENV] = "1"  # setup() skips the plot style and imports torch only when used
     os.environ.setdefault("MPLBACKEND", "Agg")  # nothing is drawn: never open a window
     from IPython.core.interactiveshell import InteractiveShell

@@ -10,9 +10,15 @@ installed by `make setup`), not whatever "Python 3" means on the student's machi
 go to notebooks/student/ with the same file names.
 
     python -m course_lib.course.exercises          # (make student) regenerate all student notebooks
+    python -m course_lib.course.exercises --kernel # (make kernel) every notebook asks for the course's kernel
+
+Every notebook -- solution, student, demo -- asks for the course's kernel (KERNELSPEC), so Jupyter,
+nbgrader and a hub run it with the course installed, never whatever "python3" is there.
+`set_kernel` rewrites only the kernelspec (re-apply it after a merge); nothing else in the file moves.
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -23,6 +29,7 @@ from course_lib.paths import NOTEBOOKS
 STUDENT = NOTEBOOKS / "student"
 KERNELSPEC = {"display_name": "BERTScore course", "language": "python", "name": "bertscore-course"}
 _CODE = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*(\n|$)", re.M | re.S)
+SOLUTIONS_LINE = re.compile(r"\s*Solutions?: `notebooks/[^`]*`\.?")  # a student notebook's pointer to the solutions
 _MD = re.compile(r"<!-- BEGIN SOLUTION -->.*?<!-- END SOLUTION -->", re.S)
 
 
@@ -51,6 +58,23 @@ def student_version(nb):
     return nb
 
 
+def set_kernel(path: Path) -> bool:
+    """Make the notebook at `path` ask for the course's kernel; True when the file changed. The JSON is
+    written back as Jupyter writes it (indent 1, unicode kept), so only the kernelspec lines change."""
+    text = path.read_text(encoding="utf-8")
+    nb = json.loads(text)
+    if nb.get("metadata", {}).get("kernelspec") == KERNELSPEC:
+        return False
+    nb.setdefault("metadata", {})["kernelspec"] = dict(KERNELSPEC)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return True
+
+
+def all_notebooks() -> list[Path]:
+    """Every notebook of the course: chapters, demo, student notebooks."""
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(STUDENT.glob("*.ipynb"))
+
+
 def solution_notebooks() -> list[Path]:
     """Chapter notebooks that contain exercises."""
     return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]*_*.ipynb")
@@ -63,7 +87,12 @@ def render(path: Path) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
-def main() -> int:
+def main(argv=None) -> int:
+    if "--kernel" in (sys.argv[1:] if argv is None else argv):
+        for path in all_notebooks():
+            if set_kernel(path):
+                print(f"{path.relative_to(NOTEBOOKS.parent)}: now asks for the {KERNELSPEC['name']} kernel")
+        return 0
     STUDENT.mkdir(exist_ok=True)
     for path in solution_notebooks():
         (STUDENT / path.name).write_text(render(path))

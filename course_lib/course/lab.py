@@ -29,13 +29,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from course_lib.course.exercises import KERNELSPEC
 from course_lib.paths import NOTEBOOKS, ROOT
 
 WORK_ENV = "COURSE_WORK"
 START = "START_HERE.ipynb"
 MANIFEST = ".course-copies.json"  # {copy: sha256 of the course's notebook when it was copied}
 SOLUTIONS = "solutions"
-KERNEL, KERNEL_DISPLAY = "bertscore-course", "BERTScore course"
+KERNEL, KERNEL_DISPLAY = KERNELSPEC["name"], KERNELSPEC["display_name"]  # the kernel every notebook asks for
 # ipykernel >= 7 logs "Kernel is running over TCP without encryption ... eavesdropping" at every start:
 # true of any local Jupyter (127.0.0.1 only here), and nothing a student can act on. Errors still show.
 KERNEL_ARGS = ["--IPKernelApp.log_level=ERROR"]
@@ -105,7 +106,7 @@ def start_page(notebooks: Path = NOTEBOOKS) -> dict:
         "your copy of a chapter and prints one line per exercise.\n\n"
         "This page is rewritten each time `make lab` starts; your notebooks never are.")
     return {"nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"kernelspec": {"name": KERNEL, "display_name": KERNEL_DISPLAY, "language": "python"}},
+            "metadata": {"kernelspec": dict(KERNELSPEC)},
             "cells": [{"cell_type": "markdown", "id": "start", "metadata": {}, "source": intro},
                       {"cell_type": "markdown", "id": "map", "metadata": {}, "source": chapters}]}
 

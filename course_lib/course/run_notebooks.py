@@ -36,14 +36,31 @@ from pathlib import Path
 KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
 
 
+def course_kernel() -> str:
+    """The course's Jupyter kernel ("bertscore-course", which `make setup` registers), which every
+    notebook asks for; a clear error when it is missing, never a silent run on another Python."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from course_lib.course.exercises import KERNELSPEC
+
+    name = KERNELSPEC["name"]
+    if name not in KernelSpecManager().find_kernel_specs():
+        raise RuntimeError(f"the course's Jupyter kernel {name!r} is not installed: run `make setup` (it runs "
+                           f"{sys.executable} -m ipykernel install --sys-prefix --name {name} "
+                           "--display-name \"BERTScore course\")")
+    return name
+
+
 def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
     """Run the notebook at `path` top to bottom on a fresh kernel -> (the notebook with its outputs, seconds)."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name="python3", allow_errors=allow_errors,
-                            extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
+    os.environ["JPY_SESSION_NAME"] = str(path.resolve())  # the kernel inherits it: attempts per notebook copy
+    client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name=course_kernel(),
+                            allow_errors=allow_errors, extra_arguments=KERNEL_ARGS,
+                            resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()
     return nb, time.perf_counter() - start
@@ -75,6 +92,41 @@ def check_lines(nb) -> list[str]:
             if out.get("output_type") == "error":
                 lines.append(f"⚠️  a cell raised {out.get('ename')}: {out.get('evalue')}")
     return lines
+
+
+def exercises_of(path: Path) -> list[tuple[str, bool]]:
+    """(exercise N.M, has a check cell) for each "### Exercise N.M" heading of the notebook, in order.
+    Read from the course's own notebook of that name when there is one (a student's copy whose check
+    cell was deleted or replaced still owes that check)."""
+    import json
+    import re
+
+    from course_lib.paths import NOTEBOOKS
+
+    own = NOTEBOOKS / path.name
+    cells = json.loads((own if own.is_file() else path).read_text(encoding="utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells)
+    found = []
+    for ex in re.findall(r"^#+\s*Exercise\s+(\d+\.\d+)\b", text, re.M):
+        if ex not in [e for e, _ in found]:
+            found.append((ex, f"check_{ex.replace('.', '_')}(" in text))
+    return found
+
+
+def check_table(path: Path, results: dict[str, bool], only: str | None = None) -> tuple[str, bool]:
+    """A table of the notebook's exercises and their results, as the checks recorded them (not as cells
+    printed them); and whether every checked exercise passed."""
+    rows, ok = ["| exercise | result |", "|---|---|"], True
+    for ex, checked in exercises_of(path):
+        if only and ex != only:
+            continue
+        if not checked:
+            rows.append(f"| {ex} | written answer (no check) |")
+            continue
+        result = results.get(ex)
+        rows.append(f"| {ex} | {'✅ passed' if result else '❌ not passed' if result is False else '❌ no check ran'} |")
+        ok &= bool(result)
+    return "\n".join(rows), ok
 
 
 def cpu_name() -> str:
@@ -136,6 +188,14 @@ def main(argv=None) -> int:
         os.environ[HINT_ENV] = str(args.hint)  # the kernel (or exercise_run) inherits it
     total, failed, times = 0.0, 0, {}
     for path in args.notebooks:
+        if args.checks:  # each check records its result here; a printed "✅" records nothing
+            import tempfile
+
+            from course_lib.course.checks import RESULTS_ENV, recorded_results
+
+            handle, results_file = tempfile.mkstemp(prefix="course-checks-", suffix=".jsonl")
+            os.close(handle)
+            os.environ[RESULTS_ENV] = results_file
         try:
             if args.exercise:
                 lines, seconds = execute_exercise(path, args.exercise)
@@ -145,13 +205,18 @@ def main(argv=None) -> int:
         except Exception as err:  # a failing cell: report it and go on with the next notebook
             print(f"{path.name:45s} FAILED: {type(err).__name__}: {str(err).splitlines()[-1][:200]}")
             failed += 1
+            if args.checks:
+                os.unlink(results_file)
             continue
         total += seconds
         times[path.name] = seconds
         print(f"{path.name:45s} {seconds:6.1f} s")
         if args.checks:
             print("\n".join(lines) if lines else "(no exercise checks in this notebook)")
-            failed += any(l.startswith("❌") for l in lines)
+            table, passed = check_table(path, recorded_results(results_file), args.exercise)
+            os.unlink(results_file)
+            print(table)
+            failed += not passed
     if not args.checks:
         print(f"{'total':45s} {total:6.1f} s")
         if args.readme and not failed:

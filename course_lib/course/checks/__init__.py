@@ -11,7 +11,14 @@ hint (the expression to write) comes after repeated failures of the same exercis
 COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
 processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
-folder; a pass forgets the exercise's failures.
+folder, counted per notebook copy (`notebook_copy()`: two students' files never share a count); a
+pass forgets the exercise's failures.
+
+Two modes, one set of checks. Learning (the default): a check prints ✅ or ❌ with a hint and returns
+True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config.py that `make
+nbgrader` writes sets it for nbgrader's runs): a failing check raises AssertionError with its
+first-level hint (never the code), and no attempts file is read or written; the chapters' value
+exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), which no release holds.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
 student's function with that course_lib function made unavailable (`forbid`): calling it fails
@@ -22,79 +29,21 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import json
 import math
 import os
 import sys
-from collections import Counter
-from pathlib import Path
 
-from course_lib.paths import user_cache_dir
+from .state import (GRADING_ENV, GRADING_SEED_ENV, NOTEBOOK_ENV, RESULTS_ENV, _FAILURES,  # noqa: F401
+                    _count_failure, _forget, _load_attempts, _record, _save_attempts, attempts_file,
+                    failed_attempts, grading, grading_seed, hidden_rng, hidden_rows, notebook_copy,
+                    recorded_results, reset_attempts)
 
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
 HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)
-_FAILURES: Counter = Counter()  # used only where the attempts file cannot be written
 
 
 class ForbiddenCall(Exception):
     """The student's function called the course_lib function the exercise asks them to write."""
-
-
-def attempts_file() -> Path:
-    """Where failed attempts are remembered: <user cache>/attempts.json."""
-    return user_cache_dir() / "attempts.json"
-
-
-def _load_attempts() -> Counter:
-    try:
-        return Counter({str(k): int(v) for k, v in json.loads(attempts_file().read_text()).items()})
-    except (OSError, ValueError, TypeError, AttributeError):  # missing, unreadable or garbled: start afresh
-        return Counter()
-
-
-def _save_attempts(counts: Counter) -> bool:
-    path = attempts_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(dict(sorted(counts.items())), indent=1))
-        os.replace(tmp, path)  # atomic: two kernels never leave half a file
-        return True
-    except OSError:  # a read-only home: remember in this process only
-        return False
-
-
-def failed_attempts(exercise: str) -> int:
-    """How many failed attempts of `exercise` are remembered (this process and earlier ones)."""
-    return max(_load_attempts()[exercise], _FAILURES[exercise])
-
-
-def _count_failure(exercise: str) -> int:
-    counts = _load_attempts()
-    counts[exercise] = max(counts[exercise], _FAILURES[exercise]) + 1
-    _FAILURES[exercise] = counts[exercise]
-    _save_attempts(counts)
-    return counts[exercise]
-
-
-def _forget(exercise: str) -> None:
-    _FAILURES.pop(exercise, None)
-    counts = _load_attempts()
-    if counts.pop(exercise, None) is not None:
-        _save_attempts(counts)
-
-
-def reset_attempts(exercise: str | None = None) -> None:
-    """Forget past failures of `exercise` (or of all exercises): the code-level hint hides again
-    until repeated failures."""
-    if exercise is not None:
-        _forget(exercise)
-        return
-    _FAILURES.clear()
-    try:
-        attempts_file().unlink()
-    except OSError:
-        pass
 
 
 def hint_level(level: int = 1) -> int:
@@ -109,8 +58,17 @@ def hint_level(level: int = 1) -> int:
         return asked
 
 
+class CheckFailed(AssertionError):
+    """A failing check in grading mode: its message is the first-level hint, never the code."""
+
+
 def report(exercise: str, ok: bool, hint: str = "") -> bool:
-    """Print a pass line or a hint line; return `ok`."""
+    """Print a pass line or a hint line; return `ok`. In grading mode a failure raises CheckFailed.
+    With $COURSE_CHECK_RESULTS set (make check), the result is also appended to that file as a JSON
+    line: make check reads results from there, never from printed text."""
+    _record(exercise, ok)
+    if not ok and grading():
+        raise CheckFailed(f"Exercise {exercise}: not passed. {hint}")
     if ok:
         print(f"✅ Exercise {exercise}: passed.")
     else:
@@ -119,6 +77,8 @@ def report(exercise: str, ok: bool, hint: str = "") -> bool:
 
 
 def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool) -> str:
+    if grading():  # the first-level hint only: no code, no attempts counted
+        return hint
     failures = _count_failure(exercise) if attempted else failed_attempts(exercise)
     if code and (hint_level(level) >= 2 or failures > CODE_HINT_AFTER):
         return f"{hint} Code: {code}"

@@ -138,14 +138,14 @@ HOLIDAY_REFERENCE = "students enjoy long summer holidays"
 HOLIDAY_CANDIDATES = {"A": "Pupils enjoy vacations.", "B": "Students enjoy visiting old castles in spring."}
 
 
-def preferences() -> dict[str, str]:
+def _preferences() -> dict[str, str]:
     """The label ("A" or "B") each metric prefers for HOLIDAY_REFERENCE: ROUGE-1 F1 and sentence BLEU."""
     r1 = {k: rouge_n(c, HOLIDAY_REFERENCE, 1).fmeasure for k, c in HOLIDAY_CANDIDATES.items()}
     bleu = {k: sentence_bleu(c, HOLIDAY_REFERENCE) for k, c in HOLIDAY_CANDIDATES.items()}
     return {"ROUGE-1": max(r1, key=r1.get), "BLEU": max(bleu, key=bleu.get)}
 
 
-def rouge_only_matches() -> set[str]:
+def _rouge_only_matches() -> set[str]:
     """Reference words that ROUGE-1 matches in some candidate but BLEU's 13a tokens do not."""
     ref13 = set(tokenize_13a(HOLIDAY_REFERENCE))
     words = set()
@@ -165,11 +165,11 @@ def check_1_5(rouge_pick, bleu_pick=None, word=None, hint: int = 1) -> bool:
     """rouge_pick, bleu_pick: "A" or "B", the candidate ROUGE-1 F1 and sentence BLEU prefer;
     word: the reference word ROUGE-1 matches and BLEU does not."""
     def test():
-        want = preferences()
+        want = _preferences()
         assert _label(rouge_pick, "rouge_pick_1_5") == want["ROUGE-1"], "ROUGE-1 F1 prefers the other candidate"
         assert _label(bleu_pick, "bleu_pick_1_5") == want["BLEU"], "sentence BLEU prefers the other candidate"
         assert word is not None, "set word_1_5 to the word ROUGE-1 matches and BLEU does not"
-        assert str(word).strip().lower() in rouge_only_matches(), \
+        assert str(word).strip().lower() in _rouge_only_matches(), \
             "not a word that ROUGE-1 matches and BLEU misses: compare the two tokenizations of each text"
     return run("1.5", test, "compute both metrics (rouge_n, sentence_bleu); for the word, tokenize each text the "
                             "way each metric does (rouge.tokenize and tokenize_13a) and compare.",
@@ -183,7 +183,7 @@ SYSTEMS_METRIC = [0.42, 0.35, 0.51, 0.35, 0.60, 0.28]
 SYSTEMS_HUMAN = [3, 4, 2, 3, 5, 2]
 
 
-def pair_counts(x, y) -> tuple[int, int, int, int, int]:
+def _pair_counts(x, y) -> tuple[int, int, int, int, int]:
     """Over all pairs i < j: (concordant, discordant, tied in x only, tied in y only, tied in both)."""
     c = d = tx = ty = txy = 0
     for i in range(len(x)):
@@ -207,7 +207,7 @@ def check_1_7(concordant, discordant=None, tau_b=None, hint: int = 1) -> bool:
     from scipy.stats import kendalltau
 
     def test():
-        c, d, tx, ty, _ = pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)
+        c, d, tx, ty, _ = _pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)
         for name, value in (("concordant_1_7", concordant), ("discordant_1_7", discordant), ("tau_b_1_7", tau_b)):
             assert value is not None, f"set {name}"
         assert close(concordant, c, 0) and close(discordant, d, 0), \

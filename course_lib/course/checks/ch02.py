@@ -94,7 +94,7 @@ def _span(token_list: list[str], pieces: list[str]) -> range:
 
 
 @lru_cache(maxsize=None)
-def word_vector_cosine(a: str, b: str, word: str, layer: int) -> float:
+def _word_vector_cosine(a: str, b: str, word: str, layer: int) -> float:
     """The checker's own answer: cosine of the mean of the word's WordPiece vectors in a and in b."""
     tokenizer, _ = load()
     pieces = tokenizer.tokenize(word)
@@ -110,7 +110,7 @@ def check_2_3(word_cosine, hint: int = 1) -> bool:
     def test():
         tokenizer, _ = load()
         for a, b, word, layer in WORD_CASES:
-            want = word_vector_cosine(a, b, word, layer)
+            want = _word_vector_cosine(a, b, word, layer)
             got = word_cosine(a, b, word, layer)
             assert close(got, want, 1e-4), (f"{word!r} ({len(tokenizer.tokenize(word))} WordPiece token(s)) in {a!r} "
                                             f"vs {b!r} at layer {layer}: you return {float(got):.4f}, "
@@ -134,7 +134,7 @@ SENSE_PAIRS = {
 }
 
 
-def most_separated_word(layer: int = 4) -> str:
+def _most_separated_word(layer: int = 4) -> str:
     """The word of SENSE_PAIRS whose two senses have the lowest cosine at `layer`."""
     cosines = {w: _cosines_by_layer(a, b, w)[layer] for w, (a, b) in SENSE_PAIRS.items()}
     return min(cosines, key=cosines.get)
@@ -151,7 +151,7 @@ def check_2_4(answer, hint: int = 1) -> bool:
         assert answer is not None, "set answer_2_4 to one of the words of ch02.SENSE_PAIRS"
         word = str(answer).strip().lower()
         assert word in SENSE_PAIRS, f"answer with one of {sorted(SENSE_PAIRS)}"
-        assert word == most_separated_word(), "not the word with the lowest cosine at layer 4"
+        assert word == _most_separated_word(), "not the word with the lowest cosine at layer 4"
     return run("2.4", test, "context separates the senses most where the two vectors are *least* similar: measure "
                             "each word's cosine at layer 4 (guessing from the meanings is not enough).",
                code="cosines = {w: word_cosine(a, b, w, 4) for w, (a, b) in ch02.SENSE_PAIRS.items()}; "
@@ -167,7 +167,7 @@ CAT_PAIRS = {"A": ("My cat is asleep.", "Our cat was hungry."),
              "F": ("Cat food is here.", "cat is here.")}
 
 
-def identical_at_layer_0() -> set[str]:
+def _identical_at_layer_0() -> set[str]:
     """Labels of CAT_PAIRS whose two "cat" vectors are the same at layer 0 (cosine 1)."""
     return {k for k, (a, b) in CAT_PAIRS.items() if _cosines_by_layer(a, b, "cat")[0] > 1 - 1e-6}
 
@@ -184,7 +184,7 @@ def check_2_5(answer, hint: int = 1) -> bool:
         assert answer is not None, "set answer_2_5 to the labels, e.g. \"AB\""
         labels = _labels(answer)
         assert labels <= set(CAT_PAIRS), f"answer with labels among {sorted(CAT_PAIRS)}"
-        want = identical_at_layer_0()
+        want = _identical_at_layer_0()
         assert labels == want, f"{len(labels ^ want)} label(s) wrong"
     return run("2.5", test, "layer 0 is LayerNorm(word + position + segment embedding): for one sentence the segment "
                             "is always 0 and the word is \"cat\" in both, so only the position can differ. Count "

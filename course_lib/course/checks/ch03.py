@@ -27,7 +27,7 @@ NEIGHBOURS = [
 
 
 @lru_cache(maxsize=None)
-def real_tokens_count(sentence: str) -> int:
+def _real_tokens_count(sentence: str) -> int:
     """Rows a sentence's matrix has that count for BERTScore: its tokens minus [CLS] and [SEP]."""
     tokenizer, _ = load()
     return sum(t not in (tokenizer.cls_token, tokenizer.sep_token) for t in tokens(tokenizer, sentence))
@@ -36,7 +36,7 @@ def real_tokens_count(sentence: str) -> int:
 def check_3_1(answer, hint: int = 1) -> bool:
     """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP]."""
     def test():
-        want = [real_tokens_count(s) for s in COUNT_SENTENCES]
+        want = [_real_tokens_count(s) for s in COUNT_SENTENCES]
         assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
             f"give a list of {len(want)} integers, one per sentence"
         for s, got, w in zip(COUNT_SENTENCES, answer, want):
@@ -143,7 +143,7 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
 
 
 @lru_cache(maxsize=1)
-def naive_changes() -> tuple[float, ...]:
+def _naive_changes() -> tuple[float, ...]:
     """For each pair of NEIGHBOURS: its naive F in one batch with the others minus its naive F alone."""
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching.naive import naive_pair_scores
@@ -154,7 +154,7 @@ def naive_changes() -> tuple[float, ...]:
                  for k, (c, r) in enumerate(NEIGHBOURS))
 
 
-def neighbour_padding() -> list[tuple[int, int]]:
+def _neighbour_padding() -> list[tuple[int, int]]:
     """(padding rows, padding columns) of each pair of NEIGHBOURS in one batch."""
     tokenizer, _ = load()
     n_c = [len(tokens(tokenizer, c)) for c, _ in NEIGHBOURS]
@@ -166,7 +166,7 @@ def check_3_4(answer, padding=None, hint: int = 1) -> bool:
     """answer_3_4: for each pair of NEIGHBOURS, naive F in the batch minus naive F alone;
     padding_3_4: the (padding rows, padding columns) each pair gets in the batch."""
     def test():
-        want = naive_changes()
+        want = _naive_changes()
         assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
             f"set answer_3_4 to a list of {len(want)} numbers, one change of F per pair"
         try:
@@ -177,7 +177,7 @@ def check_3_4(answer, padding=None, hint: int = 1) -> bool:
             if abs(g + w) < 1e-3 < abs(w):
                 raise AssertionError(f"pair {k}: wrong sign (F in the batch minus F alone)")
             assert abs(g - w) < 1e-3, f"pair {k}: the change of its naive F is not {g:+.4f}"
-        pads = neighbour_padding()
+        pads = _neighbour_padding()
         assert isinstance(padding, (list, tuple)) and len(padding) == len(pads) and all(
             isinstance(p, (list, tuple)) and len(p) == 2 for p in padding), (
             "answer_3_4 is right. Now set padding_3_4 to a list of (padding rows, padding columns), one per pair")

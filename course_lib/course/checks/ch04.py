@@ -8,7 +8,7 @@ import torch
 
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, hidden_rows, run
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -24,6 +24,23 @@ CAT_REFERENCE = "A small black cat sleeps on the sofa."
 CAT_CANDIDATES = ["A tiny dark kitten naps on the couch.", "A small white dog sleeps on the sofa."]
 # Exercise 4.5: the candidate has no punctuation; the reference has two marks.
 PUNCTUATION_PAIR = ("the meeting was cancelled", "Sadly, the meeting was cancelled!")
+
+
+def _hidden_data():
+    """In grading mode the value exercises (4.3-4.5) run on WMT16 texts drawn with the grading seed,
+    which no release holds: numbers copied from the solutions do not pass, the right code does."""
+    import re
+
+    swap = tuple((r["mt"], r["ref"]) for r in hidden_rows("4.3", 3))
+    a, b = hidden_rows("4.4", 2)
+    cat = (a["ref"], [a["mt"], b["mt"]])
+    r = hidden_rows("4.5", 1, where=lambda r: "," in r["ref"])[0]["ref"]
+    plain = " ".join(re.sub(r"[^\w\s]", " ", r).lower().split())
+    return swap, cat, (plain, r)
+
+
+if grading():
+    SWAP_PAIRS, (CAT_REFERENCE, CAT_CANDIDATES), PUNCTUATION_PAIR = _hidden_data()
 
 
 @lru_cache(maxsize=None)
@@ -179,7 +196,7 @@ def _numbers(answer, n: int, what: str) -> list[float]:
 
 
 @lru_cache(maxsize=None)
-def swap_shifts() -> tuple[float, ...]:
+def _swap_shifts() -> tuple[float, ...]:
     """F(b, a) - F(a, b) of each pair of SWAP_PAIRS, both scored with idf=True (idf from the
     references of that direction)."""
     from course_lib.engine.scorer import score
@@ -194,7 +211,7 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
     from course_lib.engine.scorer import score
 
     def test():
-        want = swap_shifts()
+        want = _swap_shifts()
         got = _numbers(answer, len(want), "one F(b, a) - F(a, b) per pair")
         if all(abs(x) < 1e-6 for x in got):
             raise AssertionError("without idf F is symmetric, but idf=True computes the weights from the "
@@ -221,7 +238,7 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
 
 
 @lru_cache(maxsize=None)
-def cat_scores() -> tuple[float, ...]:
+def _cat_scores() -> tuple[float, ...]:
     """F of each of CAT_CANDIDATES against CAT_REFERENCE (embedded model, default layer)."""
     from course_lib.engine.scorer import score
 
@@ -229,7 +246,7 @@ def cat_scores() -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=None)
-def weakest_token(candidate: str, reference: str) -> str:
+def _weakest_token(candidate: str, reference: str) -> str:
     """The weight-1 token of `candidate` whose best match in `reference` (its row maximum) is lowest."""
     from course_lib.teaching.plots import pair_view
 
@@ -242,12 +259,12 @@ def check_4_4(answer, weakest=None, hint: int = 1) -> bool:
     """answer_4_4: the candidate of CAT_CANDIDATES with the higher F; weakest_4_4: the token of the
     *other* candidate whose best match is the lowest."""
     def test():
-        scores = cat_scores()
+        scores = _cat_scores()
         k = max(range(len(scores)), key=lambda i: scores[i])
         assert answer in CAT_CANDIDATES, f"set answer_4_4 to one of the candidate sentences: {CAT_CANDIDATES}"
         assert answer == CAT_CANDIDATES[k], "measure it: score both candidates against the reference"
         loser = CAT_CANDIDATES[1 - k]
-        want = weakest_token(loser, CAT_REFERENCE)
+        want = _weakest_token(loser, CAT_REFERENCE)
         assert isinstance(weakest, str), (f"set weakest_4_4 to a token (a word piece as tokens() lists it) of "
                                           f"{loser!r}")
         assert weakest.strip() == want, (
@@ -261,7 +278,7 @@ def check_4_4(answer, weakest=None, hint: int = 1) -> bool:
 
 
 @lru_cache(maxsize=None)
-def tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
+def _tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
     """Reference tokens (not [CLS]/[SEP]) whose best candidate token is [CLS] or [SEP]."""
     from course_lib.teaching.plots import pair_view
 
@@ -274,7 +291,7 @@ def tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
 def check_4_5(answer, hint: int = 1) -> bool:
     """answer_4_5: the reference tokens of PUNCTUATION_PAIR whose best match is a special token."""
     def test():
-        want = tokens_matching_special(*PUNCTUATION_PAIR)
+        want = _tokens_matching_special(*PUNCTUATION_PAIR)
         got = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else None
         assert got is not None, "set answer_4_5 to a list of reference tokens, e.g. [\"meeting\"]"
         got = [str(t).strip() for t in got]

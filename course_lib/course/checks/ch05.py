@@ -10,7 +10,7 @@ import random
 from functools import lru_cache
 
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, hidden_rows, run
 
 # Token-id corpora with the traps: repeats inside a text, [CLS]=101/[SEP]=102 in every text.
 _TOY_CORPORA = [
@@ -154,7 +154,7 @@ FEW_REFS = (
 
 
 @lru_cache(maxsize=1)
-def nan_recall_pairs() -> tuple[int, ...]:
+def _nan_recall_pairs() -> tuple[int, ...]:
     """Indices of the pairs of FEW_REFS whose recall is NaN with idf=True."""
     import warnings
 
@@ -169,7 +169,7 @@ def nan_recall_pairs() -> tuple[int, ...]:
 def check_5_3(answer, hint: int = 1) -> bool:
     """Exercise 5.3: the pairs of FEW_REFS whose recall is NaN (and F 0) with idf=True."""
     def test():
-        want = nan_recall_pairs()
+        want = _nan_recall_pairs()
         assert isinstance(answer, (list, tuple)) and all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
                                                          for k in answer), "give a list of pair indices (0 to 4)"
         assert sorted(answer) == sorted(want), (
@@ -186,6 +186,39 @@ def check_5_3(answer, hint: int = 1) -> bool:
 INVENTED_CANDIDATE = "Prime Minister Zorbulak visited Prague on Tuesday."
 
 
+def _hidden_data():
+    """In grading mode the value exercises (5.2-5.4) run on texts drawn with the grading seed, which
+    no release holds: numbers copied from the solutions do not pass, the right code does.
+    5.2: four WMT16 pairs, the first reference passed twice. 5.3: five references that all contain
+    one short sentence's words, the sentence itself at seeded places (its recall is NaN). 5.4: an
+    invented name of seeded syllables."""
+    rows = hidden_rows("5.2", 3)
+    cands = [r["mt"] for r in rows] + [hidden_rows("5.2b", 1)[0]["mt"]]
+    refs = [r["ref"] for r in rows] + [rows[0]["ref"]]
+    rng = hidden_rng("5.3")
+    base = rng.choice(["The dog ran", "A man smiled", "The sun rose", "A child laughed", "The bus left"])
+    extra = rng.sample(["at noon", "in the park", "again", "very fast", "near the river", "after lunch",
+                       "without a word", "on Monday"], 3)
+    where = sorted(rng.sample(range(5), 2))
+    few_refs, k = [], 0
+    for i in range(5):
+        if i in where:
+            few_refs.append(f"{base}.")
+        else:
+            few_refs.append(f"{base} {extra[k]}.")
+            k += 1
+    few_cands = [f"{base.split()[0]} {w}." for w in rng.sample(["cat sat", "bird sang", "car stopped",
+                                                               "girl waved", "train came", "boy ran"], 5)]
+    syllables = ["zor", "bul", "kav", "meth", "quon", "dri", "plax", "vun", "esh", "tark"]
+    name = "".join(rng.sample(syllables, 3)).capitalize()
+    city = rng.choice(["Prague", "Lisbon", "Oslo", "Vienna", "Madrid"])
+    return (cands, refs), (few_cands, few_refs), f"Prime Minister {name} visited {city} on Tuesday."
+
+
+if grading():
+    IDF_TEST_SET, FEW_REFS, INVENTED_CANDIDATE = _hidden_data()
+
+
 @lru_cache(maxsize=1)
 def _cs_en_ids() -> tuple[tuple[int, ...], ...]:
     from course_lib.bertscore.embeddings import encode
@@ -196,7 +229,7 @@ def _cs_en_ids() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(encode(tokenizer, r)) for r in wmt16().query("lp == 'cs-en'")["ref"])
 
 
-def unseen_tokens(candidate: str) -> tuple[str, ...]:
+def _unseen_tokens(candidate: str) -> tuple[str, ...]:
     """Tokens of `candidate` in no cs-en reference (they get the weight log(M + 1))."""
     from course_lib.bertscore.embeddings import encode
     from course_lib.bertscore.idf import document_frequency
@@ -232,7 +265,7 @@ def check_5_4(answer, unseen=None, hint: int = 1) -> bool:
                                  f"reference it is given, a repeated one each time (M = {m})")
         assert close(got[0], expected[0], 1e-4), "the unseen token: df = 0 (M = number of references passed)"
         assert close(got[1], expected[1], 1e-4), "the token seen once: df = 1"
-        want = unseen_tokens(INVENTED_CANDIDATE)
+        want = _unseen_tokens(INVENTED_CANDIDATE)
         assert isinstance(unseen, (list, tuple)) and all(isinstance(t, str) for t in unseen), (
             "the pair is right. Now set unseen_5_4 to the list of the candidate's tokens (word pieces) that "
             "get the first weight")

@@ -123,7 +123,7 @@ PRF = {"P": 0, "R": 1, "F": 2}
 THRESHOLD_6_3 = 0.85
 
 
-def published_raw(candidate: int, kind: str = "F") -> float:
+def _published_raw(candidate: int, kind: str = "F") -> float:
     """Raw P, R or F that bert-score's roberta-large (layer 17) gave a Halford candidate before rescaling:
     the published rescaled value un-rescaled with the baseline of the same column."""
     from course_lib.bertscore.baseline import layer_baseline
@@ -142,14 +142,14 @@ def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
             "set answer_6_3 to a pair (raw P, raw R) of candidate 2"
         p, r = (_number(v) for v in answer)
         for kind, got in (("P", p), ("R", r)):
-            want = published_raw(2, kind)
+            want = _published_raw(2, kind)
             if close(got, halford()["candidates"][1]["published"][kind], 1e-6):
                 raise AssertionError(f"your {kind} is the published (rescaled) value: undo the rescaling")
             # the published values have 3 decimals: their rounding moves the raw value by up to 0.0005 (1 - b)
             assert close(got, want, 2e-4), (f"your raw {kind} is {got:.4f}: use roberta-large's layer-17 "
                                             f"baseline of column {kind}")
         assert accepted is not None, "also set accepted_6_3 (a list of candidate ids)"
-        want_ids = sorted(c["id"] for c in halford()["candidates"] if published_raw(c["id"], "P") >= THRESHOLD_6_3)
+        want_ids = sorted(c["id"] for c in halford()["candidates"] if _published_raw(c["id"], "P") >= THRESHOLD_6_3)
         try:
             ids = sorted(int(i) for i in accepted)
         except (TypeError, ValueError):
@@ -182,7 +182,7 @@ def pairs_6_4(n: int = 40) -> tuple[list[str], list[str]]:
 
 
 @lru_cache(maxsize=None)
-def expected_6_4() -> dict:
+def _expected_6_4() -> dict:
     """What exercise 6.4 asks, computed with course_lib (layer 4, the course's baseline file)."""
     from scipy.stats import spearmanr
 
@@ -204,7 +204,7 @@ def check_6_4(answer, hint: int = 1) -> bool:
         keys = ("spearman", "negative", "empty")
         assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_6_4 needs the keys {keys}"
         assert all(_is_number(answer[k]) for k in keys), "every value of answer_6_4 is a number"
-        want = expected_6_4()
+        want = _expected_6_4()
         assert close(_number(answer["spearman"]), want["spearman"], 1e-6), (
             "spearman: what does a map x -> (x - b) / (1 - b) with 1 - b > 0 do to the order of the scores?")
         n = _number(answer["negative"])

@@ -171,7 +171,7 @@ def _hash_settings(h: str) -> str:
     return re.sub(r"_version=.*?\)", "_version=…", h.strip().replace(str(embedded_model_path()), "<model>"))
 
 
-def expected_7_3() -> tuple[str, str]:
+def _expected_7_3() -> tuple[str, str]:
     """(hash, flag) for exercise 7.3's command: model, layer 4, --idf, --rescale_with_baseline with a
     --baseline_path, and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
     from bert_score.utils import get_hash
@@ -186,7 +186,7 @@ def check_7_3(answer, fix=None, hint: int = 1) -> bool:
     """answer: the hash exercise 7.3's command prints; fix: the flag that gives the Python call's numbers."""
     def test():
         assert isinstance(answer, str) and answer.strip(), "set answer_7_3 to the hash string the command prints"
-        want_hash, want_fix = expected_7_3()
+        want_hash, want_fix = _expected_7_3()
         got = _hash_settings(answer)
         for part, meaning in (("_L4", "the layer"), ("_idf", "idf on"), ("-custom-rescaled", "a baseline file you "
                               "supplied (-rescaled alone means bert-score's own file)")):
@@ -206,4 +206,4 @@ def check_7_3(answer, fix=None, hint: int = 1) -> bool:
 
 # 7.4 - 7.6 (chapter 07b) live in ch07b; a notebook calls them from here
 from .ch07b import (PAPER_HASH, batches_7_4, check_7_4, check_7_5, check_7_6,  # noqa: E402,F401
-                    expected_7_4)
+                    _expected_7_4)

@@ -40,7 +40,7 @@ def batches_7_4() -> dict[str, list[str]]:
 
 
 @lru_cache(maxsize=None)
-def expected_7_4() -> dict:
+def _expected_7_4() -> dict:
     """What exercise 7.4 asks, computed with bert-score's BERTScorer kept from the first call (as HF
     evaluate keeps it) and with course_lib: whose idf a kept scorer uses, how far batch B's F moves, and
     batch B's mean F with idf from both batches' references (a fixed corpus, independent of the order)."""
@@ -73,7 +73,7 @@ def check_7_4(answer, hint: int = 1) -> bool:
     def test():
         keys = ("uses", "max_change", "fixed_mean_F")
         assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_7_4 needs the keys {keys}"
-        want = expected_7_4()
+        want = _expected_7_4()
         choice = _normalise(answer["uses"]).removeprefix("the ").removesuffix(" batch").removesuffix(" call")
         assert choice in ("first", "second"), 'set answer_7_4["uses"] to "first" or "second"'
         assert choice == want["uses"], "uses: when does a kept scorer compute its idf weights?"

@@ -144,7 +144,7 @@ def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
 
 
 @functools.lru_cache(maxsize=1)
-def expected_8_4() -> tuple[str, float, float]:
+def _expected_8_4() -> tuple[str, float, float]:
     """(the metric with the larger mean relative drop, BERTScore F's mean relative drop, ROUGE-L's), when
     each summary of `order_test_data` has its sentences in reverse order. Relative drop: (before - after) /
     before, per summary, then the mean."""
@@ -172,7 +172,7 @@ def check_8_4(answer, f_drop=None, hint: int = 1) -> bool:
         assert answer is not None, "set answer_8_4 to " + " or ".join(map(repr, METRICS_8_4))
         got = str(answer).strip()
         assert got in METRICS_8_4, f"{answer!r} is not one of the two metrics: use {METRICS_8_4}"
-        key, want_f, want_rouge = expected_8_4()
+        key, want_f, want_rouge = _expected_8_4()
         assert f_drop is not None, "set f_drop_8_4 to BERTScore F's mean relative drop (a number)"
         value = float(f_drop)
         assert abs(value) < 1, (f"f_drop_8_4 = {value:.3f}: a relative drop is (before - after) / before, "
@@ -209,7 +209,7 @@ def data_8_5() -> tuple[np.ndarray, np.ndarray]:
     return x, 2 * x + rng.normal(0.0, 0.3, 60)
 
 
-def expected_8_5() -> dict[str, set[str]]:
+def _expected_8_5() -> dict[str, set[str]]:
     """For each transformation: the correlations with y that do not change when x is transformed."""
     from scipy import stats
 
@@ -225,7 +225,7 @@ def check_8_5(answer, hint: int = 1) -> bool:
     def test():
         assert isinstance(answer, dict), 'set same_8_5 to a dict: {"rescale": {...}, "exp": {...}, "square": {...}}'
         assert set(answer) == set(TRANSFORMS_8_5), f"the dict's keys should be {sorted(TRANSFORMS_8_5)}"
-        want = expected_8_5()
+        want = _expected_8_5()
         for name in TRANSFORMS_8_5:
             got = answer[name]
             got = {got} if isinstance(got, str) else set(got or ())
@@ -255,7 +255,7 @@ def data_8_6() -> pd.DataFrame:
                          "human": human.round(3)}).sample(frac=1, random_state=86).reset_index(drop=True)
 
 
-def cluster_mean_interval(values, clusters, n_resamples: int = 20000, seed: int = 8) -> tuple[float, float]:
+def _cluster_mean_interval(values, clusters, n_resamples: int = 20000, seed: int = 8) -> tuple[float, float]:
     """8.6's reference: the 95% percentile interval of the mean under a cluster bootstrap (many resamples)."""
     w = correlation.cluster_weights(clusters, n_resamples, seed)  # [n_resamples, n]
     low, high = np.quantile((w @ np.asarray(values, dtype=float)) / w.sum(axis=1), [0.025, 0.975])
@@ -274,21 +274,21 @@ def _cluster_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:  # (what each 
             ("40 rows, each its own cluster (then it is the ordinary bootstrap)", rng.normal(size=40), np.arange(40))]
 
 
-def expected_ratio_8_6() -> float:
+def _expected_ratio_8_6() -> float:
     df = data_8_6()  # its mean human score: width of the interval by sources over that by rows (ordinary bootstrap)
-    (low_c, high_c), (low_o, high_o) = (cluster_mean_interval(df["human"], c) for c in (df["src"], np.arange(150)))
+    (low_c, high_c), (low_o, high_o) = (_cluster_mean_interval(df["human"], c) for c in (df["src"], np.arange(150)))
     return (high_c - low_c) / (high_o - low_o)
 
 
 def check_8_6(cluster_interval, ratio=None, hint: int = 1) -> bool:
     """cluster_interval(values, clusters, n_resamples=5000, seed=0) -> (low, high), the 95% percentile interval
-    of the mean of `values` under a cluster bootstrap; ratio: expected_ratio_8_6(), computed by the student."""
+    of the mean of `values` under a cluster bootstrap; ratio: _expected_ratio_8_6(), computed by the student."""
     cluster_interval = forbid(cluster_interval, "course_lib.evaluation.bootstrap_loops.cluster_resamples",
-                              "course_lib.evaluation.correlation.cluster_weights", f"{__name__}.cluster_mean_interval")
+                              "course_lib.evaluation.correlation.cluster_weights", f"{__name__}._cluster_mean_interval")
 
     def test():
         for name, values, clusters in _cluster_cases():
-            want = cluster_mean_interval(values, clusters)
+            want = _cluster_mean_interval(values, clusters)
             got = cluster_interval(values.copy(), clusters.copy(), 5000, 0)
             low, high, width = float(got[0]), float(got[1]), want[1] - want[0]  # (low, high)
             # measured (5,000 resamples, seeds 0-29): the solution's ends within 4% of the width, a 90% one 8-14% off
@@ -297,7 +297,7 @@ def check_8_6(cluster_interval, ratio=None, hint: int = 1) -> bool:
                 + (" -- yours is narrower: are you drawing single rows, or more clusters than there are?"
                    if high - low < 0.9 * width else ""))
         # measured: 2.05 ± 0.05 over seeds 0-14 with 5,000 resamples (2.07 exactly); by system 0.21, by row 1
-        assert ratio is not None and abs(float(ratio) - expected_ratio_8_6()) < 0.2, (
+        assert ratio is not None and abs(float(ratio) - _expected_ratio_8_6()) < 0.2, (
             f"ratio_8_6 = {ratio}: your function is right; now on data_8_6() cluster by the column whose "
             "rows share their difficulty, and compare with every row as its own cluster (width over width)")
     return run("8.6", test, "a cluster bootstrap draws whole clusters -- as many as there are, with replacement -- "

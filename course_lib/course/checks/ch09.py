@@ -108,7 +108,7 @@ def _paired_cases():
     return cases
 
 
-def reference_ci(f_a, f_b, seed: int = 12345, n_resamples: int = 20000):
+def _reference_ci(f_a, f_b, seed: int = 12345, n_resamples: int = 20000):
     """95% percentile bootstrap interval of mean(f_a - f_b), resampling the paired items."""
     from scipy.stats import bootstrap
 
@@ -130,7 +130,7 @@ def check_9_2(fn, hint: int = 1) -> bool:
             out = fn(f_a.copy(), f_b.copy(), 0)
             assert len(out) == 2, "return two numbers: (low, high)"
             low, high = (float(v) for v in out)
-            ref_low, ref_high = reference_ci(f_a, f_b)
+            ref_low, ref_high = _reference_ci(f_a, f_b)
             width = ref_high - ref_low
             tol = 0.35 if skewed else 0.2  # BCa moves a skewed interval further from the percentile one
             assert low < high, f"low ({low:.4f}) should be below high ({high:.4f})"
@@ -216,7 +216,7 @@ def padded_answers() -> tuple[list[str], list[str], list[str]]:
 
 
 @lru_cache(maxsize=1)
-def expected_9_4() -> tuple[str, float, float]:
+def _expected_9_4() -> tuple[str, float, float]:
     """(the half that barely moves, mean raw P drop, mean raw R drop) from grounded to padded answers."""
     import course_lib
 
@@ -235,7 +235,7 @@ def check_9_4(answer, p_drop=None, hint: int = 1) -> bool:
         assert isinstance(answer, str), 'set answer_9_4 to a string: "precision" or "recall"'
         got = answer.strip().lower()
         assert got in ("precision", "recall"), 'answer "precision" or "recall"'
-        key, want_p, _ = expected_9_4()
+        key, want_p, _ = _expected_9_4()
         assert p_drop is not None, "set p_drop_9_4 to the mean drop of raw P (a number)"
         assert close(p_drop, want_p, 0.01), (
             f"p_drop_9_4 = {float(p_drop):.4f} is not the drop of mean raw P from the grounded to the padded "
@@ -278,7 +278,7 @@ def edits_9_5(per_kind: int = 12):
 
 
 @lru_cache(maxsize=1)
-def expected_9_5() -> tuple[str, float]:
+def _expected_9_5() -> tuple[str, float]:
     """(the kind of edit in edits_9_5() with the highest mean raw F against its original, that mean F)."""
     import course_lib
 
@@ -294,7 +294,7 @@ def check_9_5(answer, mean_f=None, hint: int = 1) -> bool:
         assert isinstance(answer, str), 'set answer_9_5 to a string: "negation", "numbers" or "names"'
         got = answer.strip().lower()
         assert got in ("negation", "numbers", "names"), 'answer "negation", "numbers" or "names"'
-        key, want_f = expected_9_5()
+        key, want_f = _expected_9_5()
         assert mean_f is not None, "set mean_f_9_5 to the mean raw F of the kind you chose (a number)"
         assert float(mean_f) < 1.5, f"mean_f_9_5 = {float(mean_f):.3f}: give F as a share (0 to 1), not in percent"
         assert got == key, (f"on ch09.edits_9_5() another kind keeps a higher mean F than {got!r}: score every "

@@ -74,7 +74,7 @@ def check_10_2(student_split, hint: int = 1) -> bool:
 
 
 @lru_cache(maxsize=1)
-def leak_inflation() -> dict[str, float]:
+def _leak_inflation() -> dict[str, float]:
     """Pearson r per language pair of a head trained on all six pairs (the test pair leaked into
     training) minus that of the leave-one-pair-out head, with the shipped recipe."""
     from scipy import stats
@@ -104,7 +104,7 @@ def check_10_3(answer, hint: int = 1) -> bool:
         assert isinstance(answer, str), 'set answer_10_3 to a language pair, e.g. "cs-en"'
         got = answer.strip().lower()
         assert got in pairs, f"answer one of {', '.join(pairs)}"
-        inflation = leak_inflation()
+        inflation = _leak_inflation()
         assert got == max(inflation, key=inflation.get), (
             "for each pair, compare r on that pair of the leave-one-pair-out head with r of a head trained "
             "on all six pairs; the answer is the pair with the largest difference")

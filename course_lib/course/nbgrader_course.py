@@ -1,0 +1,179 @@
+"""An nbgrader course folder generated from the solution notebooks: `make nbgrader OUT=DIR`.
+
+    python -m course_lib.course.nbgrader_course DIR [--seed N]
+
+writes DIR/nbgrader_config.py and DIR/source/<chapter>/<chapter>.ipynb for every chapter with
+exercises, made from notebooks/NN_*.ipynb as they are now (the committed notebooks keep their shape):
+- a code cell holding `### BEGIN SOLUTION` becomes an autograded answer cell (nbgrader's `solution`);
+- a markdown answer `<!-- BEGIN SOLUTION -->...<!-- END SOLUTION -->` becomes a cell of its own,
+  graded by hand (`solution` + `grade`, WRITTEN_POINTS), the text around it cells of their own;
+- a cell calling `chNN.check_N_M(...)` becomes one locked, autograded test cell (CHECK_POINTS) that
+  sets grading mode and the seed again (nbgrader's hidden tests: not in the release) and reloads the
+  checker first, so nothing a notebook changed in it or in the environment counts;
+- outputs are cleared, the notebook asks for the course's kernel, and the line pointing to the
+  solution notebooks is left out.
+nbgrader's own generate_assignment, autograde and export run on it unmodified. nbgrader_config.py
+sets COURSE_GRADING (grading mode: a failing check raises, no hints, no attempts file) and
+COURSE_GRADING_SEED (drawn afresh by each `make nbgrader`, or --seed): in nbgrader's runs the value
+exercises run on data drawn with that seed, which no release holds.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import secrets
+import sys
+from pathlib import Path
+
+from course_lib.course.exercises import SOLUTIONS_LINE, KERNELSPEC, solution_notebooks
+
+CHECK_POINTS = 2    # each autograded check
+WRITTEN_POINTS = 1  # each written answer (graded by hand)
+CELL_TIMEOUT = 600  # seconds one cell may run in nbgrader's autograde
+_CHECK = re.compile(r"\b(ch\w+)\.check_(\d+)_(\d+)\(")
+_HEADING = re.compile(r"^#+\s*Exercise\s+(\d+\.\d+)\b", re.M)
+_MD_ANSWER = re.compile(r"<!-- BEGIN SOLUTION -->(.*?)<!-- END SOLUTION -->", re.S)
+
+CONFIG = '''"""nbgrader's configuration for the BERTScore course (written by `make nbgrader`)."""
+import os
+
+# Grading mode for every kernel nbgrader starts: a failing check raises AssertionError (0 points),
+# shows no code hint and keeps no attempts file; value exercises run on data drawn with this seed,
+# which no release holds. Keep this file (and the seed) away from students.
+os.environ["COURSE_GRADING"] = "1"
+os.environ["COURSE_GRADING_SEED"] = "{seed}"
+
+c = get_config()  # noqa: F821 - nbgrader defines it
+c.CourseDirectory.course_id = "bertscore-course"
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+# The course's kernel (make setup registers it): a "python3" kernel without the course is a silent zero.
+c.Execute.kernel_name = "{kernel}"
+c.Execute.timeout = {timeout}           # seconds a cell may run (chapter 08 is the slowest)
+c.Execute.startup_timeout = 300  # the first kernel start loads torch
+c.Execute.interrupt_on_timeout = True
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+'''
+
+
+def _nbgrader(cell, kind: str, grade_id: str, points: int = 0) -> None:
+    meta = {"grade": kind in ("test", "written"), "grade_id": grade_id, "locked": kind == "test",
+            "schema_version": 3, "solution": kind in ("answer", "written"), "task": False}
+    if meta["grade"]:
+        meta["points"] = points
+    cell.metadata["nbgrader"] = meta
+
+
+def test_source(source: str, module: str, exercise: str, seed: int) -> str:
+    """A check cell as an nbgrader test cell: grading mode and the grading seed set again (in nbgrader's
+    hidden tests: the release holds neither), the checker reloaded, then the check itself."""
+    return (f"# Exercise {exercise}: autograded, {CHECK_POINTS} points. A fresh copy of the checker, so that\n"
+            "# nothing the notebook changed in it counts; in grading mode a failing check raises.\n"
+            "import importlib\n"
+            "import os\n"
+            "### BEGIN HIDDEN TESTS\n"
+            f"os.environ[\"COURSE_GRADING\"], os.environ[\"COURSE_GRADING_SEED\"] = \"1\", \"{seed}\"\n"
+            "### END HIDDEN TESTS\n"
+            "import course_lib.course.checks.state\n"
+            "importlib.reload(course_lib.course.checks.state)\n"
+            "importlib.reload(course_lib.course.checks)\n"
+            f"{module} = importlib.reload(importlib.import_module(\"course_lib.course.checks.{module}\"))\n"
+            f"{source.strip()}\n")
+
+
+def source_notebook(nb, seed: int = 0):
+    """The nbgrader source version of a solution notebook (see the module's docstring)."""
+    import nbformat
+
+    nb = nbformat.from_dict(copy.deepcopy(dict(nb)))
+    cells, exercise, used = [], "intro", set()
+
+    def unique(grade_id: str) -> str:
+        base, k = grade_id, 1
+        while grade_id in used:
+            k += 1
+            grade_id = f"{base}_{k}"
+        used.add(grade_id)
+        return grade_id
+
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("nbgrader", None)
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+            check = _CHECK.search(cell.source)
+            if check:
+                ex = f"{check.group(2)}.{check.group(3)}"
+                cell.source = test_source(cell.source, check.group(1), ex, seed)
+                _nbgrader(cell, "test", unique(f"test_{ex.replace('.', '_')}"), CHECK_POINTS)
+            elif "### BEGIN SOLUTION" in cell.source:
+                _nbgrader(cell, "answer", unique(f"answer_{exercise.replace('.', '_')}"))
+            cells.append(cell)
+            continue
+        text = SOLUTIONS_LINE.sub("", cell.source) if cell.cell_type == "markdown" else cell.source
+        if cell.cell_type != "markdown" or "<!-- BEGIN SOLUTION -->" not in text:
+            headings = _HEADING.findall(text) if cell.cell_type == "markdown" else []
+            exercise = headings[-1] if headings else exercise
+            cell.source = text
+            cells.append(cell)
+            continue
+        pos = 0
+        for match in _MD_ANSWER.finditer(text):
+            before = text[pos:match.start()].strip()
+            if before:
+                cells.append(nbformat.v4.new_markdown_cell(before))
+                headings = _HEADING.findall(before)
+                exercise = headings[-1] if headings else exercise
+            answer = nbformat.v4.new_markdown_cell(match.group(1).strip())
+            _nbgrader(answer, "written", unique(f"written_{exercise.replace('.', '_')}"), WRITTEN_POINTS)
+            cells.append(answer)
+            pos = match.end()
+        after = text[pos:].strip()
+        if after:
+            cells.append(nbformat.v4.new_markdown_cell(after))
+            headings = _HEADING.findall(after)
+            exercise = headings[-1] if headings else exercise
+    for cell in cells:
+        cell.pop("id", None)
+    nb.cells = cells
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.nbformat, nb.nbformat_minor = 4, 4  # cell ids left out: nbgrader adds its own metadata
+    return nb
+
+
+def write_course(out: Path, seed: int | None = None, chapters=None) -> list[Path]:
+    """Write the nbgrader course folder into `out`; the source notebooks written."""
+    import nbformat
+
+    out = Path(out)
+    seed = secrets.randbelow(10 ** 9) if seed is None else int(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "nbgrader_config.py").write_text(CONFIG.format(seed=seed, kernel=KERNELSPEC["name"],
+                                                          timeout=CELL_TIMEOUT))
+    written = []
+    for path in solution_notebooks():
+        if chapters is not None and path.stem not in chapters and path.stem[:2] not in chapters:
+            continue
+        target = out / "source" / path.stem / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(source_notebook(nbformat.read(path, as_version=4), seed), target)
+        written.append(target)
+    return written
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", type=Path, help="the nbgrader course folder to write")
+    parser.add_argument("--seed", type=int, help="the grading seed (default: drawn afresh)")
+    parser.add_argument("--chapters", nargs="*", help="only these chapters (e.g. 04 05)")
+    args = parser.parse_args(argv)
+    for path in write_course(args.out, args.seed, args.chapters):
+        print(f"wrote {path}")
+    print(f"wrote {args.out / 'nbgrader_config.py'}; next: cd {args.out} && nbgrader generate_assignment "
+          "<chapter>, then collect submissions into submitted/<student>/<chapter>/, nbgrader autograde "
+          "<chapter> --create, nbgrader export")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

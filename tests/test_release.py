@@ -1,0 +1,71 @@
+"""make student-release (no solutions, a Colab set-up cell), the runtime requirements, make memory's probe."""
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from course_lib.course import exercises, student_release
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_student_release_holds_no_solutions(tmp_path):
+    out = tmp_path / "release"
+    written = student_release.write_release(out, url="file:///srv/bertscore-course.zip")
+    names = {p.name for p in written}
+    assert names == {p.name for p in exercises.STUDENT.glob("*.ipynb")} | {"00_setup_and_tour.ipynb"}
+    for path in written:
+        text = path.read_text(encoding="utf-8")
+        assert "BEGIN SOLUTION" not in text and "Solutions: `notebooks/" not in text, path.name
+        nb = json.loads(text)
+        assert "course-setup" in nb["cells"][0]["metadata"]["tags"]
+        assert "file:///srv/bertscore-course.zip" in "".join(nb["cells"][0]["source"])
+        assert nb["metadata"]["kernelspec"]["name"] == "bertscore-course"
+    for kept in ("course_lib/course/checks/ch04.py", "data", "requirements-runtime.txt", "README.md", "Makefile"):
+        assert (out / kept).exists(), kept
+    assert not (out / "tests").exists() and not (out / "notebooks" / "demo.ipynb").exists()
+    assert not list(out.rglob("__pycache__"))
+    readme = (out / "README.md").read_text()
+    assert "## For students" in readme and "## Instructor guide" not in readme and "## Tests" not in readme
+    assert "leaves out" in readme  # the list of what the release leaves out
+
+
+def test_the_setup_cell_does_nothing_where_the_course_is_installed(tmp_path):
+    """Run in this environment (course_lib importable): no download, no install, no chdir."""
+    cell = student_release.SETUP_CELL.format(url="file:///nonexistent/archive.zip")
+    run = subprocess.run([sys.executable, "-c", cell + "\nimport os; print(os.getcwd())"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120, env=dict(os.environ, HOME=str(tmp_path)))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(tmp_path) and not (tmp_path / "bertscore-course").exists()
+
+
+def test_runtime_requirements_are_the_course_pins_without_the_tools():
+    def pins(name):
+        lines = [l.split("#")[0].strip() for l in (ROOT / name).read_text().splitlines()]
+        return {re.split(r"[=<>!~ ]", l, 1)[0].lower(): l for l in lines if l}
+
+    runtime, full = pins("requirements-runtime.txt"), pins("requirements.txt")
+    assert {"torch", "transformers", "bert-score", "matplotlib", "ipykernel"} <= set(runtime)
+    for name, line in runtime.items():
+        assert full.get(name) == line, f"{name}: {line!r} in requirements-runtime.txt, {full.get(name)!r} in requirements.txt"
+    assert not {"jupyterlab", "voila", "playwright", "pytest", "nbval", "nbgrader", "uv"} & set(runtime)
+    assert {"jupyterlab", "voila", "playwright", "pytest", "nbval", "nbgrader"} <= set(full)
+
+
+def test_readme_memory_table_is_written_by_make_memory():
+    """The README's peak-memory figures come from course_lib.course.memory (make memory), one row per
+    chapter; the probe reads the kernel's own peak (getrusage), not a guess."""
+    from course_lib.course import memory
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("<!-- MEMORY:START -->")[1].split("<!-- MEMORY:END -->")[0]
+    chapters = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+    assert [r.split("|")[1].strip() for r in block.splitlines() if r.startswith("| 0") or r.startswith("| 1")] \
+        == chapters
+    assert memory.readme_table({"x.ipynb": (1200.0, 0.0)}).count("over 1 GB") == 1
+    run = subprocess.run([sys.executable, "-c", memory.PROBE + "\nx = b\"x\" * 300_000_000\n" + memory.PROBE],
+                         capture_output=True, text=True, timeout=60)
+    first, second = [json.loads(l.split(" ", 1)[1])[0] for l in run.stdout.splitlines()]
+    assert second - first > 200e6  # the probe sees a 300 MB allocation (not all of it resident at once)
