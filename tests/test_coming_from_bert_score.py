@@ -67,3 +67,18 @@ def test_lang_en_names_the_model_and_layer_once_at_the_callers_line(monkeypatch)
     assert len(said) == 1, [str(w.message) for w in caught]
     assert "all-MiniLM-L6-v2 at layer 4" in str(said[0].message) and "roberta-large at layer 17" in str(said[0].message)
     assert said[0].filename == __file__ and said[0].lineno == line
+
+
+def test_warnings_point_at_the_line_that_called_course_lib():
+    """Empty text, a truncated text and replaced idf weights: each warning names this file and line,
+    not a line inside the library (Python prints that line under the warning)."""
+    long_text = "word " * 600
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        course_lib.score(["", long_text], ["A cat.", "A dog."]); line = sys._getframe().f_lineno  # noqa: E702
+        scorer = course_lib.BERTScorer(idf=True, idf_sents=["A cat.", "A dog."])
+        scorer.compute_idf(["A cat sat.", "A dog sat."]); idf_line = sys._getframe().f_lineno  # noqa: E702
+    said = {w.message.args[0].split()[0]: w for w in caught}
+    assert {"Empty", "1", "Overwriting"} <= set(said), [str(w.message) for w in caught]
+    for first, at in (("Empty", line), ("1", line), ("Overwriting", idf_line)):
+        assert (said[first].filename, said[first].lineno) == (__file__, at), (first, said[first].filename)

@@ -10,11 +10,12 @@ This is the readable version, one padded batch at a time. The fast engine
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import torch
 from torch.nn.utils.rnn import pad_sequence
+
+from course_lib.notices import warn as warn_at_caller
 
 
 def model_limit(tokenizer) -> int:
@@ -46,16 +47,14 @@ def encode_all(tokenizer, sentences: list[str], warn: bool = True) -> list[list[
     truncated = sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s, i in zip(sentences, ids)
                     if len(i) >= limit)
     if warn and truncated:
-        warn_truncated(truncated, model_limit(tokenizer), stacklevel=4)
+        warn_truncated(truncated, model_limit(tokenizer))
     return ids
 
 
-def warn_truncated(n: int, limit: int, stacklevel: int = 3):
-    warnings.warn(
-        f"{n} text(s) longer than the model's {limit}-token limit were truncated "
-        "(as bert-score does); their tail is not scored.",
-        stacklevel=stacklevel,
-    )
+def warn_truncated(n: int, limit: int):
+    """Say, at the caller's line (`course_lib.notices.warn`), that n texts were truncated."""
+    warn_at_caller(f"{n} text(s) longer than the model's {limit}-token limit were truncated "
+                   "(as bert-score does); their tail is not scored.")
 
 
 def tokens(tokenizer, sentence: str) -> list[str]:

@@ -11,11 +11,10 @@ other tokens match *to* them (its open issue #180); `exclude_special=True` forbi
 """
 from __future__ import annotations
 
-import warnings
-
 import torch
 
 from course_lib.bertscore.similarity import masked_cosine_matrix
+from course_lib.notices import warn
 
 
 def weighted_mean(values: torch.Tensor, weights: torch.Tensor) -> torch.Tensor:
@@ -72,10 +71,9 @@ def zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special):
     P = P.masked_fill(empty, 0.0)
     R = R.masked_fill(empty, 0.0)
     if torch.isnan(P).any() or torch.isnan(R).any():
-        warnings.warn(
-            "Some texts have total token weight 0 (e.g. idf computed from a single reference: "
-            "every token's idf is log(2/2) = 0), so P or R is NaN and F is set to 0, as in "
-            "bert-score. Compute idf from a larger corpus.", stacklevel=3)
+        warn("Some texts have total token weight 0 (e.g. idf computed from a single reference: "
+             "every token's idf is log(2/2) = 0), so P or R is NaN and F is set to 0, as in "
+             "bert-score. Compute idf from a larger corpus.")
     return P, R, f1(P, R)
 
 
@@ -88,7 +86,7 @@ def empty_pairs(cand_words: torch.Tensor, ref_words: torch.Tensor) -> torch.Tens
     """
     empty_cand, empty_ref = ~cand_words.any(-1), ~ref_words.any(-1)
     if empty_cand.any():
-        warnings.warn("Empty candidate sentence detected; setting raw BERTScores to 0.", stacklevel=4)
+        warn("Empty candidate sentence detected; setting raw BERTScores to 0.")
     if empty_ref.any():
-        warnings.warn("Empty reference sentence detected; setting raw BERTScores to 0.", stacklevel=4)
+        warn("Empty reference sentence detected; setting raw BERTScores to 0.")
     return empty_cand | empty_ref

@@ -11,13 +11,13 @@ same numbers as `course_lib.score` with the same settings:
 from __future__ import annotations
 
 import dataclasses
-import warnings
 
 import torch
 
 from course_lib.bertscore.inputs import check_count, check_inputs, check_texts
 from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.scorer import engine_ids, score_with
+from course_lib.notices import warn
 
 # matplotlib backends that only write files: plt.show() would warn there and show nothing
 FILE_BACKENDS = {"agg", "pdf", "ps", "svg", "pgf", "cairo", "template"}
@@ -83,7 +83,7 @@ class BERTScorer:
         """idf weights from a corpus of texts (replaces earlier ones, with a warning)."""
         sents = check_texts(sents, "sents")
         if self._computed or (self._setting.idf and self._setting.weights is not None):
-            warnings.warn("Overwriting the previous importance weights.", stacklevel=2)
+            warn("Overwriting the previous importance weights.")
         self._computed = True
         if self._setting.idf:  # the weights from these texts
             self._setting = dataclasses.replace(self._setting, weights=None).with_idf_from(sents, engine_ids)

@@ -107,7 +107,7 @@ def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, v
             del store
     del buffer
     if truncated:
-        warn_truncated(truncated, model_limit(tokenizer), stacklevel=2)
+        warn_truncated(truncated, model_limit(tokenizer))
 
     if len(flat_cands) > len(cands):  # several references: best P, R, F separately
         prf = best_over_references(prf, [len(g) for g in groups])
