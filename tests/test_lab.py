@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import time
 import urllib.request
@@ -41,6 +42,8 @@ def test_the_work_folder_holds_copies_and_keeps_yours(tmp_path):
     start = json.loads((tmp_path / lab.START).read_text())
     text = "".join(c["source"] for c in start["cells"])
     assert all(f"]({name})" in text for name in lab.sources() if "/" not in name), "a chapter missing from START_HERE"
+    linked = set(re.findall(r"\]\(([^)#]+\.ipynb)\)", text))
+    assert linked <= names, f"START_HERE links notebooks the work folder lacks: {sorted(linked - names)}"
     assert start["metadata"]["kernelspec"]["name"] == lab.KERNEL
 
 

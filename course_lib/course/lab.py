@@ -12,6 +12,7 @@ COURSE_WORK names another), and copies the notebooks into it the first time:
 - `work/NN_*.ipynb`: the chapters to work through, exercises blank (the student version, where a
   chapter has exercises);
 - `work/solutions/NN_*.ipynb`: the chapters with their solutions and stored outputs;
+- `work/demo.ipynb`: the live demo;
 - `work/START_HERE.ipynb`: where to start and the course map, opened first (rewritten each time).
 
 A copy you have is never overwritten. When the course's own version has changed since it was copied
@@ -54,6 +55,8 @@ def sources(notebooks: Path = NOTEBOOKS) -> dict[str, Path]:
         student = notebooks / "student" / chapter.name
         out[chapter.name] = student if student.exists() else chapter
         out[f"{SOLUTIONS}/{chapter.name}"] = chapter
+    if (notebooks / "demo.ipynb").exists():  # the course map links it too
+        out["demo.ipynb"] = notebooks / "demo.ipynb"
     return out
 
 
@@ -78,7 +81,7 @@ def prepare(work: Path, notebooks: Path = NOTEBOOKS) -> list[str]:
         elif manifest.get(name) not in (None, digest):
             older.append(name)
     manifest_path.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    (work / START).write_text(json.dumps(start_page(notebooks), indent=1) + "\n")
+    (work / START).write_text(json.dumps(start_page(), indent=1) + "\n")
     notes = []
     if made:
         notes.append(f"Copied {len(made)} notebooks into {work} (yours to run and edit; the course's "
@@ -89,7 +92,7 @@ def prepare(work: Path, notebooks: Path = NOTEBOOKS) -> list[str]:
     return notes
 
 
-def start_page(notebooks: Path = NOTEBOOKS) -> dict:
+def start_page() -> dict:
     """START_HERE.ipynb: where to start, then the README's course map with links to the copies."""
     from course_lib.course.book import course_map
 
