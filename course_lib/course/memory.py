@@ -27,12 +27,12 @@ def peak_memory(path: Path, timeout: int = 900) -> tuple[float, float]:
     import nbformat
     from nbclient import NotebookClient
 
-    from course_lib.course.run_notebooks import KERNEL_ARGS, course_kernel
+    from course_lib.course.run_notebooks import course_kernel
 
     nb = nbformat.read(path, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(PROBE))
     client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name=course_kernel(),
-                            extra_arguments=KERNEL_ARGS, resources={"metadata": {"path": str(path.parent)}})
+                            resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
     line = next(l for l in text.splitlines() if l.startswith("PEAK_RSS"))

@@ -32,10 +32,6 @@ from pathlib import Path
 # nbformat and nbclient are imported where a whole notebook runs: importing them takes seconds
 # (nbformat's JSON-schema checker), which `make check EX=N.M` does not need.
 
-# The kernel's own log (e.g. "Kernel is running over TCP without encryption") is noise here.
-KERNEL_ARGS = ["--IPKernelApp.log_level=CRITICAL"]
-
-
 def course_kernel() -> str:
     """The course's Jupyter kernel ("bertscore-course", which `make setup` registers), which every
     notebook asks for; a clear error when it is missing, never a silent run on another Python."""
@@ -46,8 +42,7 @@ def course_kernel() -> str:
     name = KERNELSPEC["name"]
     if name not in KernelSpecManager().find_kernel_specs():
         raise RuntimeError(f"the course's Jupyter kernel {name!r} is not installed: run `make setup` (it runs "
-                           f"{sys.executable} -m ipykernel install --sys-prefix --name {name} "
-                           "--display-name \"BERTScore course\")")
+                           f"{sys.executable} -m course_lib.course.lab --install)")
     return name
 
 
@@ -59,7 +54,7 @@ def execute(path: Path, allow_errors: bool = False, timeout: int = 600):
     nb = nbformat.read(path, as_version=4)
     os.environ["JPY_SESSION_NAME"] = str(path.resolve())  # the kernel inherits it: attempts per notebook copy
     client = NotebookClient(nb, timeout=timeout, startup_timeout=300, kernel_name=course_kernel(),
-                            allow_errors=allow_errors, extra_arguments=KERNEL_ARGS,
+                            allow_errors=allow_errors,  # the kernel's log is quiet by its spec (course.lab)
                             resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     client.execute()

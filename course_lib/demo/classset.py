@@ -122,8 +122,8 @@ def ranking_html(df: pd.DataFrame) -> str:
     kind = "rescaled" if df.attrs.get("rescaled") else "raw"
     note = (RESCALED_NOTE if kind == "rescaled" else
             "BERTScore P, R and F raw, as in the pair tab with its rescaling box unticked.")
-    return (f"<table class='bsd-rank'><tr><th>#</th><th>answer</th><th>label</th><th>P ({kind})</th>"
-            f"<th>R ({kind})</th><th>BERTScore F ({kind})</th><th>BLEU 0–100 (rank)</th></tr>{''.join(rows)}"
+    return (f"<table class='bsd-rank'><tr><th>#</th><th>answer</th><th>label</th><th>P</th><th>R</th>"
+            f"<th>BERTScore F ({kind})</th><th>BLEU 0–100 (rank)</th></tr>{''.join(rows)}"
             f"</table><div class='bsd-note'>{escape(note)}</div>")
 
 
