@@ -15,10 +15,15 @@ import json
 import sys
 from pathlib import Path
 
-PROBE = """import json, resource, sys
+PROBE = """import json, os, resource, sys
 _scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes on macOS, KiB on Linux
-print("PEAK_RSS", json.dumps([resource.getrusage(who).ru_maxrss * _scale
-                              for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]))"""
+def _own_peak():  # Linux: VmHWM, this process's own peak (ru_maxrss keeps the parent's peak across exec)
+    if os.path.exists("/proc/self/status"):
+        for line in open("/proc/self/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * _scale
+print("PEAK_RSS", json.dumps([_own_peak(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * _scale]))"""
 LIMIT_MB = 1000  # what many hubs give a user
 
 
