@@ -244,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     mode, extra = argv[0], argv[1:]
     browser = "--no-browser" not in extra
     extra = [a for a in extra if a != "--no-browser"]
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` before the server runs too: still delete the copy
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_urlsafe(24)
     port = pick_port(mode) if mode in DEFAULT_PORTS else 0
     folder = Path(tempfile.mkdtemp(prefix="bertscore-demo-"))
