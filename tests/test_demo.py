@@ -252,7 +252,42 @@ def test_score_button_scores_and_slider_sends_only_on_release(ui):
     assert ui.result is not None and ui.result.candidate == ui.candidate.value.strip()
     assert ui.layer.continuous_update is False  # a drag is one change, sent on release
     assert not ui.candidate.continuous_update  # boxes: on blur, Ctrl+Enter or the button
-    assert "'Enter'" in demo.drawing.style_html() and "bertscore-demo-text" in ui.candidate._dom_classes
+    assert "bertscore-demo-text" in ui.candidate._dom_classes  # Ctrl+Enter there: demo/page.js
+
+
+def test_the_page_behaviour_is_a_widget_with_its_own_module_and_no_script_in_html():
+    # Ctrl+Enter, the waiting state and the kept settings: an ES module (anywidget), no <img onerror>,
+    # no polling; the HTML the demo shows carries no script at all
+    from pathlib import Path
+
+    import course_lib.demo as package
+    from course_lib.demo.page import ES_MODULE, PageBehaviour
+
+    module = ES_MODULE.read_text()
+    assert PageBehaviour()._esm == module  # the widget sends this module to the page
+    assert "export default" in module and "'Enter'" not in module and '"Enter"' in module
+    assert "setInterval" not in module and "sessionStorage" in module
+    for source in Path(package.__file__).parent.glob("*.py"):
+        text = source.read_text()
+        assert "onerror" not in text and "setInterval" not in text and "<script" not in text, source.name
+    assert "<img" not in demo.drawing.style_html()
+
+
+def test_the_page_gets_the_settings_to_keep_and_a_restore_draws_once(monkeypatch):
+    ui = demo.Demo(scroll=False, keep=True)
+    assert ui.page.keep and not ui.page.scroll
+    assert ui.page.settings == {"preset": "lawyer / attorney", "idf": False, "corpus": ui.corpus.value}
+    ui.idf.value = True
+    assert ui.page.settings["idf"] is True
+    ui.candidate.value = "typed by hand"  # no preset: the page keeps the last one it had
+    assert "preset" not in ui.page.settings
+    drawn = []
+    monkeypatch.setattr(ui, "_draw", lambda result: drawn.append((result.candidate, result.idf_corpus)))
+    before = ui.page.drawn
+    ui.page.restored = {"preset": "cold / freezing", "idf": False, "corpus": "nonsense"}
+    assert drawn == [(COLD[0], None)] and ui.page.drawn == before + 1  # one draw, then the page is told
+    assert ui.preset.value == "cold / freezing" and ui.idf.value is False
+    assert ui.corpus.value in demo.widgets.IDF_CORPORA  # an unknown corpus is ignored
 
 
 @pytest.mark.parametrize("text", ["", "   ", "word " * 600, "word " * 3000])

@@ -48,15 +48,14 @@ def presenter(preset: str = "lawyer / attorney"):
     import ipywidgets as w
     from IPython.display import display
 
-    from course_lib.demo.style import keep_settings_html
     from course_lib.demo.widgets import ClassView, Demo
 
-    demo, classes = Demo(preset=preset, scroll=False), ClassView(rank_now=False)
+    demo, classes = Demo(preset=preset, scroll=False, keep=True), ClassView(rank_now=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
                  layout=w.Layout(width="100%"))
     tabs.add_class("bertscore-demo-present")
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
-    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>" + keep_settings_html())  # over a reload
+    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
     display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
     threading.Thread(target=embed_ahead, args=(classes,), daemon=True).start()
     return demo, classes

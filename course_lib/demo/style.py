@@ -1,11 +1,7 @@
-"""The demo's look: the match marks' colours and shapes, its CSS, and the few lines of JavaScript
-its page runs (see `style_html`). Shown once per widget in an HTML widget."""
+"""The demo's look: the match marks' colours and shapes and its CSS (`style_html`), shown once per
+widget in an HTML widget. Its JavaScript is an ES module of its own (`course_lib.demo.page`)."""
 from __future__ import annotations
 
-import html
-import json
-
-from course_lib.demo.presets import CUSTOM
 
 MARK_DARK, MARK_LIGHT = "#000000", "#ffffff"  # the match marks' two colours (one contrasts with any cell)
 # a frame, black inside white: the best match of a candidate token (precision)
@@ -97,6 +93,10 @@ CSS = f"""
 .bsd-rank .bar {{ display: inline-block; height: 12px; vertical-align: middle; }}
 /* after a kernel restart JupyterLab marks every widget view "disconnected": say so */
 .bertscore-demo.jupyter-widgets-disconnected > * {{ opacity: 0.35; pointer-events: none; }}
+/* after a reload, the kept settings are on their way (demo/page.js): no old numbers meanwhile */
+.bertscore-demo:has(.bsd-restoring) .bertscore-demo-scores, .bertscore-demo:has(.bsd-restoring) .bertscore-demo-heatmap,
+.bertscore-demo:has(.bsd-restoring) .bertscore-demo-worst, .bertscore-demo:has(.bsd-restoring) .bertscore-demo-message
+  {{ visibility: hidden; }}
 .bertscore-demo.jupyter-widgets-disconnected::before {{
   content: "The kernel was restarted: this demo is no longer connected. Run the cell again (Run \\25B8  Run All Cells).";
   font: 600 18px sans-serif; color: #9a3412; background: #fff7ed; border-left: 4px solid #f97316;
@@ -104,76 +104,7 @@ CSS = f"""
 """
 
 
-# Three small behaviours in the page. An <img> error handler is the one way an ipywidgets HTML
-# widget can run JavaScript without a custom extension; if a page blocks it, the demo still works.
-#  * Ctrl+Enter (or Cmd+Enter) in a demo text box scores it: the box loses focus (which sends its
-#    text to the kernel, like Tab) and gets it back.
-#  * After a preset is chosen the list lets go of the keyboard focus, so PageDown and the arrow
-#    keys scroll the page instead of changing the preset.
-#  * When a control changes, the demo is marked pending (the CSS greys its numbers and says it is
-#    waiting) until the kernel's answer arrives (its `done` widget changes): the kernel may be busy
-#    with the other tab, and old numbers must never stand under a newly chosen preset.
-_KEYS_JS = ("if(!window.__bsdKeys){window.__bsdKeys=1;document.addEventListener('keydown',function(e){"
-            "if(e.key==='Enter'&&(e.ctrlKey||e.metaKey)&&e.target&&e.target.closest&&"
-            "e.target.closest('.bertscore-demo-text')){e.preventDefault();e.stopPropagation();"
-            "var t=e.target;t.blur();setTimeout(function(){t.focus();},0);}},true);"
-            "document.addEventListener('change',function(e){var t=e.target;"
-            "var d=t&&t.closest&&t.closest('.bertscore-demo');if(!d)return;"
-            "var done=d.querySelector('.bertscore-demo-done');if(!done)return;"
-            "var preset=t.closest('.bertscore-demo-preset');"
-            "d.classList.add('bsd-pending');if(preset){d.classList.add('bsd-relabel');t.blur();}"
-            "if(!d.__bsdWatch){d.__bsdWatch=new MutationObserver(function(){"
-            "d.classList.remove('bsd-pending','bsd-relabel');});"
-            "d.__bsdWatch.observe(done,{childList:true,subtree:true,characterData:true,attributes:true});}"
-            "},true);}")
-
-
 def style_html() -> str:
-    """The demo's <style> (and its Ctrl+Enter handler), shown once in an HTML widget."""
-    return (f"<style>{CSS}</style>"
-            f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{_KEYS_JS}">')
-
-
-# The presenter page keeps its preset and idf setting over a reload: the page stores them in its
-# tab's sessionStorage when they change and, once the new page's controls are there, sets them
-# back as a click would (the kernel then scores them). Texts typed by hand are not kept.
-_KEEP_JS = """(function () {
-  if (window.__bsdKeep) return; window.__bsdKeep = 1;
-  var KEY = 'bertscore-demo-settings', tries = 0;
-  function el(s) { return document.querySelector('.bertscore-demo-' + s); }
-  function read() { try { return JSON.parse(sessionStorage.getItem(KEY) || '{}'); } catch (e) { return {}; } }
-  function pick(select, text) {
-    for (var k = 0; k < select.options.length; k++) {
-      if (select.options[k].textContent.replace(/\\u00a0/g, ' ') === text && select.selectedIndex !== k) {
-        select.selectedIndex = k; select.dispatchEvent(new Event('change', {bubbles: true})); return;
-      }
-    }
-  }
-  var timer = setInterval(function () {
-    var p = el('preset select'), i = el('idf input'), c = el('corpus select');
-    if (!(p && i && c)) { if (++tries > 600) clearInterval(timer); return; }
-    clearInterval(timer);
-    var s = read();
-    if (s.corpus) pick(c, s.corpus);
-    if (typeof s.idf === 'boolean' && i.checked !== s.idf) i.click();
-    if (s.preset) pick(p, s.preset);
-    function label(select) {
-      var o = select.options[select.selectedIndex];
-      return o ? o.textContent.replace(/\\u00a0/g, ' ') : '';
-    }
-    function save() {
-      var t = read(), name = label(p);
-      if (name && name !== CUSTOM) t.preset = name;
-      t.idf = i.checked; t.corpus = label(c) || t.corpus;
-      sessionStorage.setItem(KEY, JSON.stringify(t));
-    }
-    p.addEventListener('change', save); c.addEventListener('change', save);
-    i.addEventListener('click', function () { setTimeout(save, 0); });
-  }, 100);
-})();"""
-
-
-def keep_settings_html() -> str:
-    """A hidden element whose script keeps the preset and idf setting over a reload (_KEEP_JS)."""
-    js = _KEEP_JS.replace("CUSTOM", json.dumps(CUSTOM))
-    return f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="{html.escape(js)}">'
+    """The demo's <style>, shown once per widget in an HTML widget. (Its behaviour in the page, keys and
+    the waiting state, is the ES module of `course_lib.demo.page.PageBehaviour`.)"""
+    return f"<style>{CSS}</style>"

@@ -13,12 +13,12 @@ land after, and over, the new text's.
 """
 from __future__ import annotations
 
-import secrets
 import threading
 
 from course_lib.demo import drawing
 from course_lib.demo.classset import CLASS_SET, labels_for, rank_answers, ranking_html
 from course_lib.demo.notes import script_notes
+from course_lib.demo.page import PageBehaviour
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
 from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
 from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
@@ -34,14 +34,6 @@ ONE_AT_A_TIME = threading.RLock()  # held by every widget callback (see above)
 
 def _busy(text: str = "Computing…") -> str:
     return f'<span class="bsd-busy"><span class="bsd-spin"></span>{escape(text)}</span>'
-
-
-def _scroll_here_js(token: str) -> str:
-    """Bring the demo into view once, when it first appears (Run All otherwise leaves the view
-    at the last cell)."""
-    return (f'<img src="data:image/gif;base64,AA" alt="" style="display:none" onerror="'
-            f"if(!window.__bsd_{token}){{window.__bsd_{token}=1;var d=this.closest('.{CSS_PREFIX}');"
-            f"if(d){{setTimeout(function(){{d.scrollIntoView({{block:'start'}});}},300);}}}}\">")
 
 
 class _Shown:
@@ -64,18 +56,23 @@ class Demo(_Shown):
 
     A text box scores when it loses focus (Tab), on Ctrl+Enter, or with the Score button; the
     slider, toggles and presets react at once. Editing a box turns the preset list to "(custom)".
+    In the page, `PageBehaviour` (demo/page.py) handles the keys and the waiting state; with
+    `keep` it keeps the preset and idf setting over a reload; with `scroll` it brings the demo
+    into view when it first appears.
     """
 
     def __init__(self, preset: str = "lawyer / attorney", layer: int = DEFAULT_LAYER,
-                 candidate: str | None = None, reference: str | None = None, scroll: bool = True):
+                 candidate: str | None = None, reference: str | None = None, scroll: bool = True,
+                 keep: bool = False):
         import ipywidgets as w
 
         _, model = load()  # the model once, before the first change
         cand, ref = PRESETS[preset]
         cand = cand if candidate is None else candidate
         ref = ref if reference is None else reference
-        style = drawing.style_html() + (_scroll_here_js(secrets.token_hex(4)) if scroll else "")
-        self.style = w.HTML(style, layout=w.Layout(height="0px", overflow="hidden", margin="0"))
+        self.style = w.HTML(drawing.style_html(), layout=w.Layout(height="0px", overflow="hidden", margin="0"))
+        self.page = PageBehaviour(scroll=scroll, keep=keep,
+                                  layout=w.Layout(height="0px", overflow="hidden", margin="0"))
         self.preset = w.Dropdown(options=[*PRESETS, CUSTOM], value=preset_of(cand, ref),
                                  description="Preset", layout=w.Layout(width="19em"),
                                  style={"description_width": "4em"})
@@ -99,9 +96,8 @@ class Demo(_Shown):
         self.heatmap = w.HTML(layout=w.Layout(max_width="100%"))
         self.scores = w.HTML()
         self.worst = w.HTML()
-        self.done = w.HTML(layout=w.Layout(height="0px", overflow="hidden", margin="0"))  # see _finished
         for name in ("candidate", "reference", "layer", "idf", "rescale", "message", "heatmap",
-                     "scores", "worst", "preset", "corpus", "button", "busy", "done"):
+                     "scores", "worst", "preset", "corpus", "button", "busy", "page"):
             getattr(self, name).add_class(f"{CSS_PREFIX}-{name}")
         for box_ in (self.candidate, self.reference):
             box_.add_class(f"{CSS_PREFIX}-text")
@@ -119,7 +115,7 @@ class Demo(_Shown):
         right.add_class(f"{CSS_PREFIX}-right")
         self.output = right
         self.output.add_class(f"{CSS_PREFIX}-output")
-        self.widget = w.VBox([self.style, self.done,
+        self.widget = w.VBox([self.style, self.page,
                               w.HBox([left, right], layout=w.Layout(flex_flow="row wrap", width="100%",
                                                                      align_items="flex-start"))],
                              layout=w.Layout(width="100%", max_width="1400px"))
@@ -133,17 +129,45 @@ class Demo(_Shown):
         for control in (self.layer, self.idf, self.corpus, self.rescale):
             control.observe(self.update, "value")
         self.button.on_click(lambda _: self.update())
+        for control in (self.preset, self.idf, self.corpus):
+            control.observe(self._report_settings, "value")
+        self.page.observe(self._on_restored, "restored")
+        self._report_settings()
         self.update()
 
     def _finished(self) -> None:
         """Tell the page a change was handled (it greys the numbers from a change until then)."""
         self._handled += 1
-        self.done.value = f'<span data-n="{self._handled}"></span>'
+        self.page.drawn = self._handled
+
+    def _report_settings(self, change=None) -> None:
+        """What the page keeps over a reload: the preset (none for typed texts), idf and its corpus."""
+        preset = {} if self.preset.value in (None, CUSTOM) else {"preset": self.preset.value}
+        self.page.settings = {**preset, "idf": self.idf.value, "corpus": self.corpus.value}
+
+    def _on_restored(self, change) -> None:
+        """The page's kept settings after a reload: set them all, then draw once."""
+        kept = change["new"]
+        with ONE_AT_A_TIME:
+            self._filling = True
+            try:
+                if kept.get("corpus") in IDF_CORPORA:
+                    self.corpus.value = kept["corpus"]
+                if isinstance(kept.get("idf"), bool):
+                    self.idf.value = kept["idf"]
+                if kept.get("preset") in PRESETS:
+                    self.candidate.value, self.reference.value = PRESETS[kept["preset"]]
+                    self.preset.value = kept["preset"]
+            finally:
+                self._filling = False
+            self.update()
 
     def _on_preset(self, change) -> None:
         with ONE_AT_A_TIME:
+            if self._filling:
+                return  # fill() or a restore sets the preset, then draws and answers the page once
             try:
-                if not self._filling and change["new"] not in (None, CUSTOM):
+                if change["new"] not in (None, CUSTOM):
                     self.fill(*PRESETS[change["new"]])
             finally:
                 self._finished()
