@@ -341,8 +341,8 @@ def test_widget_callbacks_on_two_threads_end_on_the_latest_text(ui, monkeypatch)
 
 def test_class_view_on_two_threads_ranks_the_latest_answers(monkeypatch):
     view = demo.ClassView()
-    monkeypatch.setattr(demo.widgets, "rank_answers",
-                        _slow_for(demo.widgets.rank_answers, lambda answers, *_: len(answers) == 10))
+    monkeypatch.setattr(demo.class_view, "rank_answers",
+                        _slow_for(demo.class_view.rank_answers, lambda answers, *_: len(answers) == 10))
     new = ["A trumpet player.", "Judas Priest's singer."]
     _two_threads(view.button.click, lambda: setattr(view.answers, "value", "\n".join(new)))
     assert sorted(view.df["answer"]) == sorted(new) and view.busy.value == ""

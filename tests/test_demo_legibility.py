@@ -183,12 +183,12 @@ def test_unrelated_preset_sits_at_the_baseline_raw_and_near_zero_rescaled():
 
 def _counting(monkeypatch):
     calls = []
-    real = demo.widgets.rank_answers
+    real = demo.class_view.rank_answers
 
     def rank(*args, **kwargs):
         calls.append(torch.get_num_threads())
         return real(*args, **kwargs)
-    monkeypatch.setattr(demo.widgets, "rank_answers", rank)
+    monkeypatch.setattr(demo.class_view, "rank_answers", rank)
     return calls
 
 

@@ -14,9 +14,11 @@ By concern, one module each:
               worst matches
     classset  the class view's ranking (`rank_answers`, `ranking_chart`, `ranking_html`)
     drawing   the pictures as HTML: the similarity grid, the long-text view, the scores
-    style     the page's look: match marks (shape, not hue), text colour by contrast, CSS, page script
+    style     the page's look: match marks (shape, not hue), text colour by contrast, CSS
+    page      the page's behaviour in the browser (keys, waiting state, kept settings): an anywidget + page.js
     notes     notes above the matrix: scripts the model reads badly, CJK fonts actually installed
-    widgets   `Demo`, `ClassView`
+    widgets   `Demo` (one pair, live)
+    class_view `ClassView` (a set of answers, ranked)
     bench     reaction times for `make bench` (`time_reaction`, `time_controls`)
     launch    `make demo` / `make present` (one working URL with its token)
     kernels   the presenter server's kernel manager (a preheated kernel; a page's kernel shut down
@@ -33,7 +35,8 @@ from course_lib.demo.inputs import (IDF_CORPORA, MAX_CHARS, InputProblem, baseli
                                     stsb_sentences, wmt16_references)
 from course_lib.demo.scoring import (PairView, Result, WorstMatch, analyze, clear_cache, summary_text,
                                      weakest, worst_line, worst_matches)
-from course_lib.demo.widgets import CSS_PREFIX, ClassView, Demo
+from course_lib.demo.class_view import ClassView
+from course_lib.demo.widgets import CSS_PREFIX, Demo
 
 
 def __getattr__(name: str):  # HALFORD_QUESTION, HALFORD_REFERENCE, HALFORD_CANDIDATES (lazy)

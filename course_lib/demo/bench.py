@@ -63,7 +63,8 @@ def time_controls(n: int = 20, clock: str = "wall") -> dict[str, float]:
     'rank class set'. "Not cached" clears every embedded text and scored pair first.
     """
     from course_lib.demo.inputs import IDF_CORPORA, forget_idf, idf_for
-    from course_lib.demo.widgets import ClassView, Demo
+    from course_lib.demo.class_view import ClassView
+    from course_lib.demo.widgets import Demo
 
     now = _clock(clock)
     demo = Demo(scroll=False)

@@ -48,7 +48,8 @@ def presenter(preset: str = "lawyer / attorney"):
     import ipywidgets as w
     from IPython.display import display
 
-    from course_lib.demo.widgets import ClassView, Demo
+    from course_lib.demo.class_view import ClassView
+    from course_lib.demo.widgets import Demo
 
     demo, classes = Demo(preset=preset, scroll=False, keep=True), ClassView(rank_now=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
