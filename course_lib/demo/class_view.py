@@ -8,6 +8,8 @@ from course_lib.demo.inputs import InputProblem
 from course_lib.demo.scoring import escape, torch_threads
 from course_lib.demo.widgets import CSS_PREFIX, ONE_AT_A_TIME, _busy, _Shown
 
+EDIT_TITLE = "Edit the reference and the answers (one per line)"
+
 
 class ClassView(_Shown):
     """A whole set of answers at once: edit the reference and the answers (one per line), press
@@ -18,7 +20,7 @@ class ClassView(_Shown):
 
     def __init__(self, question: str | None = None, reference: str | None = None,
                  answers: list[str] | None = None, labels: list[str] | None = None,
-                 rank_now: bool = True):
+                 rank_now: bool = True, editors_open: bool = True):
         import ipywidgets as w
 
         if answers is None:
@@ -35,15 +37,20 @@ class ClassView(_Shown):
         self.answers = w.Textarea(value=self._start[1], description="Answers", continuous_update=False,
                                   layout=w.Layout(width="98%", height="6.5em"),
                                   style={"description_width": "7.2em"})
-        self.button = w.Button(description="Rank", button_style="primary")
-        self.reset = w.Button(description="Reset", tooltip="Bring back the reference and the ten answers")
+        self.button = w.Button(description="Rank", button_style="primary", layout=w.Layout(width="6em", margin="0 0 0 1em"))
+        self.reset = w.Button(description="Reset", tooltip="Bring back the reference and the ten answers",
+                              layout=w.Layout(width="6em"))
         self.busy = w.HTML()
         self.table = w.HTML(layout=w.Layout(max_width="100%"))
         for name in ("reference", "answers", "button", "reset", "table", "busy"):
             getattr(self, name).add_class(f"{CSS_PREFIX}-class-{name}")
-        self.widget = w.VBox([self.style, self.question, self.reference, self.answers,
-                              w.HBox([self.button, self.reset, self.busy]), self.table],
-                             layout=w.Layout(width="100%"))
+        # the texts fold away (`editors_open=False`: the presenter's tab), so the ten answers fit one screen
+        self.editors = w.Accordion([w.VBox([self.reference, self.answers])], titles=(EDIT_TITLE,),
+                                   selected_index=0 if editors_open else None, layout=w.Layout(width="100%"))
+        self.editors.add_class(f"{CSS_PREFIX}-class-editors")
+        top = w.HBox([self.question, self.button, self.reset, self.busy],
+                     layout=w.Layout(flex_flow="row wrap", align_items="center", width="100%"))
+        self.widget = w.VBox([self.style, top, self.editors, self.table], layout=w.Layout(width="100%"))
         self.widget.add_class(CSS_PREFIX)
         self.widget.add_class(f"{CSS_PREFIX}-class")
         self.button.on_click(lambda _: self.update())

@@ -65,6 +65,9 @@ def labels_for(answers: list[str], known: dict[str, str]) -> list[str]:
     return [known.get(a.strip(), UNLABELLED) for a in answers]
 
 
+ANSWER_CHARS = 44  # an answer's first characters in the class table: one line each, ten rows on one screen at 125%
+
+
 def short(text: str, n: int = 48) -> str:
     return text if len(text) <= n else text[: n - 1].rstrip() + "…"
 
@@ -111,8 +114,8 @@ def ranking_html(df: pd.DataFrame) -> str:
         color = LABEL_COLORS.get(label, "#4c72b0")
         f, b = float(row["BERTScore F"]), float(row["BLEU"])
         rows.append(
-            f"<tr><td>{i + 1}</td><td style='text-align:left' title='{escape(row['answer'])}'>"
-            f"{escape(short(row['answer'], 70))}</td>"
+            f"<tr><td>{i + 1}</td><td class='answer' title='{escape(row['answer'])}'>"
+            f"{escape(short(row['answer'], ANSWER_CHARS))}</td>"
             f"<td class='label' style='color:{color};font-weight:600'>{escape(label)}</td>"
             f"<td>{row['BERTScore P']:.3f}</td><td>{row['BERTScore R']:.3f}</td>"
             f"<td style='text-align:left'><span class='bar' style='width:{max(0.0, f) / f_top * 90:.0f}px;"

@@ -197,15 +197,14 @@ def scores_html(result: Result) -> str:
     note = f"layer {result.layer} · idf: {escape(result.idf_corpus or 'off')} · {kind}"
     if result.rescaled:
         note += f" (raw F {result.raw[2]:.3f})"
-    return ('<div class="bsd-scores">'
-            f"<div class='title'>BERTScore{' (rescaled)' if result.rescaled else ''}</div>"
+    return ('<div class="bsd-scores">'  # the settings on the title's line: one screen at 125% zoom
+            f"<div class='title'><span>BERTScore</span><span class='meta'>{note}</span></div>"
             '<table class="demo-table"><tr class="big"><th>P</th><th>R</th><th>F</th></tr>'
             f'<tr class="big">{big}</tr></table>'
             '<table class="demo-table"><tr class="small"><th></th><th>P</th><th>R</th><th>F</th></tr>'
             f'<tr class="small"><th>ROUGE-L</th>{rouge}</tr>'
             f"<tr class='small'><th>BLEU</th><td class='demo-bleu' colspan='3'>{result.bleu:.1f} "
-            "<small>(0–100)</small></td></tr></table>"
-            f'<div class="meta">{note}</div></div>')
+            "<small>(0–100)</small></td></tr></table></div>")
 
 
 def problem_html(text: str) -> str:

@@ -51,7 +51,7 @@ def presenter(preset: str = "lawyer / attorney"):
     from course_lib.demo.class_view import ClassView
     from course_lib.demo.widgets import Demo
 
-    demo, classes = Demo(preset=preset, scroll=False, keep=True), ClassView(rank_now=False)
+    demo, classes = Demo(preset=preset, scroll=False, keep=True), ClassView(rank_now=False, editors_open=False)
     tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
                  layout=w.Layout(width="100%"))
     tabs.add_class("bertscore-demo-present")

@@ -54,14 +54,15 @@ CSS = f"""
   padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
 .bsd-note b.bsd-warn {{ display: inline-block; width: 18px; height: 18px; line-height: 18px; margin-right: 8px;
   border-radius: 50%; background: #c2410c; color: #fff; text-align: center; font: 700 14px sans-serif; }}
-.bsd-scores {{ font-size: 18px; padding: 2px 12px 4px 0; min-height: 200px; }}
-.bsd-scores .title {{ font-size: 20px; font-weight: 600; white-space: nowrap; }}
+.bsd-scores {{ font-size: 18px; padding: 2px 12px 0 0; min-height: 180px; }}
+.bsd-scores .title {{ font-size: 20px; font-weight: 600; display: flex; flex-wrap: wrap; align-items: baseline;
+  column-gap: 14px; }}
 .bsd-scores table {{ border-collapse: collapse; }}
 .bsd-scores td, .bsd-scores th {{ padding: 1px 8px; text-align: right; white-space: nowrap; }}
 .bsd-scores .big td {{ font-size: 36px; font-weight: 600; line-height: 1.1; }}
 .bsd-scores .big th {{ font-size: 20px; }}
 .bsd-scores .small td, .bsd-scores .small th {{ font-size: 18px; }}
-.bsd-scores .meta {{ color: #444; font-size: 15px; margin-top: 4px; white-space: nowrap; }}
+.bsd-scores .meta {{ color: #444; font-size: 15px; font-weight: normal; white-space: nowrap; }}
 .bsd-heat {{ overflow-x: auto; }}
 .bsd-long {{ max-height: calc(100vh - 150px); min-height: 240px; overflow-y: auto; padding-right: 6px; }}
 .bsd-text {{ font-size: 18px; line-height: 1.9; max-width: 1100px; }}
@@ -86,10 +87,18 @@ CSS = f"""
   opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; }}
 .bertscore-demo.bsd-relabel .bertscore-demo-busy:not(:has(.bsd-busy))::after {{ animation: none; opacity: 1; }}
 .bertscore-demo .bsd-rank td, .bertscore-demo .bsd-rank th {{ padding: 3px 8px; font-size: 16px; }}
-.bertscore-demo-class-table {{ max-height: calc(100vh - 375px); min-height: 190px; overflow: auto; }}
+.bertscore-demo .bsd-rank td.answer {{ text-align: left; white-space: nowrap; }}
+.bertscore-demo .bsd-rank td {{ white-space: nowrap; }}
+.bertscore-demo .bsd-rank {{ line-height: 1.3; }}
+.bertscore-demo-class-table {{ max-height: calc(100vh - 190px); min-height: 190px; overflow: auto; }}
 .bertscore-demo-present .lm-TabBar-tab, .bertscore-demo-present .p-TabBar-tab {{ font-size: 16px !important;
   min-height: 30px !important; line-height: 28px !important; }}
 .bsd-title {{ margin: 2px 0 4px 0; font-size: 22px; }}
+/* the presenter page (Voila): no spare margins above and inside the tabs, so a tab fits one screen at 125% */
+#rendered_cells:has(.bertscore-demo-present) {{ padding-top: 0; }}
+#rendered_cells:has(.bertscore-demo-present) .jp-Cell {{ padding-top: 0; }}
+#rendered_cells:has(.bertscore-demo-present) .jp-Cell-outputWrapper {{ margin-top: 0; }}
+.bertscore-demo-present .widget-tab-contents {{ padding: 6px 12px !important; }}
 .bsd-rank .bar {{ display: inline-block; height: 12px; vertical-align: middle; }}
 /* after a kernel restart JupyterLab marks every widget view "disconnected": say so */
 .bertscore-demo.jupyter-widgets-disconnected > * {{ opacity: 0.35; pointer-events: none; }}

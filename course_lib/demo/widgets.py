@@ -73,18 +73,18 @@ class Demo(_Shown):
         self.page = PageBehaviour(scroll=scroll, keep=keep,
                                   layout=w.Layout(height="0px", overflow="hidden", margin="0"))
         self.preset = w.Dropdown(options=[*PRESETS, CUSTOM], value=preset_of(cand, ref),
-                                 description="Preset", layout=w.Layout(width="19em"),
-                                 style={"description_width": "4em"})
+                                 description="Preset", layout=w.Layout(width="23.5em"),
+                                 style={"description_width": "3.5em"})
         self.button = w.Button(description="Score", button_style="primary",
                                tooltip="Score the texts (or Ctrl+Enter in a box)",
-                               layout=w.Layout(width="6em", margin="0 0 0 8px"))
+                               layout=w.Layout(width="5.5em", margin="0 0 0 6px"))
         self.busy = w.HTML()
         box = dict(layout=w.Layout(width="auto", height="3.1em", flex="1 1 auto"),
                    continuous_update=False, style={"description_width": "7.2em"})
         self.candidate = w.Textarea(value=cand, description="Candidate", **box)
         self.reference = w.Textarea(value=ref, description="Reference", **box)
         self.layer = w.IntSlider(value=layer, min=0, max=num_layers_of(model), description="Layer",
-                                 continuous_update=False, layout=w.Layout(width="19em"))
+                                 continuous_update=False, layout=w.Layout(width="15em"))
         self.idf = w.Checkbox(value=False, description="idf weights from", indent=False,
                               layout=w.Layout(width="auto", margin="0 0 0 1em"))
         self.corpus = w.Dropdown(options=list(IDF_CORPORA), value=list(IDF_CORPORA)[0],
