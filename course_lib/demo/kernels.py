@@ -58,6 +58,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._seen_connected: set[str] = set()
+        self._pages: dict[str, int] = {}  # kernel id -> its open websockets (counted here, see notify_*)
         self._unused_since: dict[str, float] = {}  # kernel id -> since when no page uses it
         self._closing: set[str] = set()
         self._stopping = False
@@ -65,7 +66,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
     async def start_kernel(self, **kwargs):
         """Start a kernel; one for Voilà's pool (VOILA_PREHEAT in its environment) waits until
         the kernels already running are quiet (see the module docstring)."""
-        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True" and self._kernels:
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True" and self.list_kernel_ids():
             await self._quiet()
         if self._stopping:
             raise RuntimeError("the server is stopping: no new kernel")
@@ -80,7 +81,7 @@ class DemoKernelManager(AsyncMappingKernelManager):
         start = quiet_since = time.monotonic()
         while not self._stopping and time.monotonic() - start < QUIET_MAX_S:
             now = time.monotonic()
-            if any(getattr(k, "execution_state", None) not in ("idle", "dead") for k in list(self._kernels.values())):
+            if any(self._state(k) not in ("idle", "dead") for k in self.list_kernel_ids()):
                 quiet_since = now
             elif now - quiet_since >= self.quiet_s:
                 return
@@ -90,41 +91,38 @@ class DemoKernelManager(AsyncMappingKernelManager):
         self._stopping = True  # a pool kernel waiting to start gives up
         return await super().shutdown_all(*args, **kwargs)
 
+    def _state(self, kernel_id: str) -> str | None:
+        """The kernel's execution state ("starting", "busy", "idle", "dead"), None when it is gone."""
+        try:
+            return getattr(self.get_kernel(kernel_id), "execution_state", None)
+        except KeyError:
+            return None
+
     def notify_connect(self, kernel_id: str) -> None:
         """A page's websocket opened on `kernel_id`."""
         super().notify_connect(kernel_id)
+        self._pages[kernel_id] = self._pages.get(kernel_id, 0) + 1
         self._seen_connected.add(kernel_id)
         self._unused_since.pop(kernel_id, None)
 
     def notify_disconnect(self, kernel_id: str) -> None:
         """A page's websocket closed: its kernel's wait starts now, whatever the culler's rhythm."""
         super().notify_disconnect(kernel_id)
-        if self._kernel_connections.get(kernel_id, 0) <= 0:
+        self._pages[kernel_id] = max(0, self._pages.get(kernel_id, 0) - 1)
+        if self._pages[kernel_id] == 0:
             self._unused_since[kernel_id] = time.monotonic()
 
-    def _pooled(self) -> set[str]:
-        """Ids of the kernels waiting in Voilà's pool, ready (its pools exist with --preheat_kernel)."""
-        ids = set()
-        for pool in getattr(self, "_pools", {}).values():
-            for item in pool:
-                try:
-                    if item.done():
-                        ids.add(item.result()["kernel_id"])
-                except Exception:
-                    pass
-        return ids
-
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
-        """Called every `cull_interval` seconds for each kernel outside Voilà's pool."""
-        kernel = self._kernels.get(kernel_id)
-        if kernel is None or kernel_id in self._closing:
+        """Called every `cull_interval` seconds for each kernel, except those ready in Voilà's pool
+        (Voilà's own `cull_kernel_if_idle` skips them before calling this one)."""
+        state = self._state(kernel_id)
+        if state is None or kernel_id in self._closing:
             return
-        if self._kernel_connections.get(kernel_id, 0) > 0:
+        if self._pages.get(kernel_id, 0) > 0:
             self._seen_connected.add(kernel_id)
             self._unused_since.pop(kernel_id, None)
             return
-        state = getattr(kernel, "execution_state", None)
-        if state not in ("idle", "dead") or kernel_id in self._pooled():  # working, or waiting in the pool
+        if state not in ("idle", "dead"):  # working (a pool kernel running the notebook, or a page's)
             if kernel_id not in self._seen_connected:  # a page that left keeps its time
                 self._unused_since.pop(kernel_id, None)
             return
@@ -143,3 +141,4 @@ class DemoKernelManager(AsyncMappingKernelManager):
             self._closing.discard(kernel_id)
             self._unused_since.pop(kernel_id, None)
             self._seen_connected.discard(kernel_id)
+            self._pages.pop(kernel_id, None)
