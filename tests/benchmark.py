@@ -185,17 +185,25 @@ def time_page(reloads: int = 5) -> dict:
                 time.sleep(8)  # the page left behind is shut down 5 s after it disconnected
                 counts.append(len(server.kernels()))
             out["reload_s"], out["kernels_after_reload"] = times, counts
+            in_a_row = []  # three reloads one after the other: the pool has no time to refill
+            for _ in range(3):
+                start = time.monotonic()
+                page.reload(wait_until="domcontentloaded", timeout=600_000)
+                page.locator(f).first.wait_for(state="visible", timeout=600_000)
+                in_a_row.append(time.monotonic() - start)
+            out["reload_in_a_row_s"] = in_a_row
             start = time.monotonic()
             page.get_by_role("tab", name="A class set").click()
             page.locator(".bsd-rank").wait_for(state="visible", timeout=120_000)
             out["rank_first_s"] = time.monotonic() - start  # ten answers, nothing cached
+            page.get_by_text("Edit the reference and the answers").click()  # folded in the presenter
             box = page.locator(".bertscore-demo-class-answers textarea").first
             new = "Rob Halford sang in Judas Priest, the heavy metal band."  # never embedded before
             box.fill("\n".join(box.input_value().splitlines()[:8] + [new]))
             start = time.monotonic()
             page.locator(".bertscore-demo-class-button").first.click()
             page.wait_for_function("([n]) => document.querySelectorAll('.bsd-rank tr').length === 10 && "
-                                   "document.querySelector('.bsd-rank').textContent.includes(n)", arg=[new],
+                                   "document.querySelector('.bsd-rank').textContent.includes(n.slice(0, 30))", arg=[new],
                                    timeout=120_000)
             out["rank_s"] = time.monotonic() - start
             out["kernel_mb"] = sum(k.memory_info().rss for k in server.kernels()) / 2**20
@@ -458,12 +466,14 @@ def report(args, info, res, loads) -> str:
 
 
 def page_report(p: dict) -> str:
-    ok = p["first_page_s"] <= 15 and max(p["reload_s"]) <= 5 and max(p["rank_first_s"], p["rank_s"]) <= 1
+    ok = (p["first_page_s"] <= 15 and max(p["reload_s"] + p["reload_in_a_row_s"]) <= 5
+          and max(p["rank_first_s"], p["rank_s"]) <= 1)
     return (f"**`make present` in Chromium, from outside** (1280×720, no JUPYTER_TOKEN): the URL printed "
             f"after {p['url_s']:.1f} s, the page usable (scores shown) **{p['first_page_s']:.1f} s** after "
             f"the command; a reload with the preheated kernel ready: **{statistics.median(p['reload_s']):.1f} s** "
             f"median (max {max(p['reload_s']):.1f} s of {len(p['reload_s'])}); kernels after each reload: "
-            f"{p['kernels_after_reload']} (the open page's and the pool's), {p['kernel_mb']:,.0f} MB; the class "
+            f"{p['kernels_after_reload']} (the open page's and the pool's), {p['kernel_mb']:,.0f} MB; three reloads "
+            f"in a row: {', '.join(f'{t:.1f}' for t in p['reload_in_a_row_s'])} s; the class "
             f"set ranked when its tab opened (ten answers, nothing cached): {p['rank_first_s']:.2f} s; Rank after an "
             f"edit (nine answers, one new): {p['rank_s']:.2f} s. Targets ≤ 15 s, ≤ 5 s and ≤ 1 s: {verdict(ok)}.")
 
