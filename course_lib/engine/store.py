@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.embeddings import model_limit, warn_truncated
 from course_lib.bertscore.idf import idf_from_ids, weight_of
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
@@ -36,20 +35,11 @@ class SentenceStore:
         vectors are then valid only until the buffer's next use)."""
         if self.start is not None:
             raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
-        new = list(dict.fromkeys(sentences))
-        if ids is not None:
-            known = dict(zip(sentences, ids))
-            ids = [known[s] for s in new]
-        else:
-            ids, truncated = encode_many(self.tokenizer, new)
-            if truncated:
-                warn_truncated(truncated, model_limit(self.tokenizer))
-        packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers,
-                                      buffer)
+        self.index, packed = packing.embed_texts(self.tokenizer, self.model, sentences, self.layer,
+                                                 all_layers=self.all_layers, ids=ids, batch_size=self.batch_size,
+                                                 progress=progress, buffer=buffer)
         self.weight, self.special = self._token_info(packed.ids)
         self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
-        self.index = {s: k for k, s in enumerate(new)}
 
     def _token_info(self, ids: torch.Tensor):
         """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
