@@ -4,6 +4,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.idf import idf_from_ids, weight_of
+from course_lib.bertscore.matching import Tokens
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 
@@ -50,18 +51,17 @@ class SentenceStore:
         special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
         return table.to(ids.device)[inverse], special
 
-    def gather(self, numbers: torch.Tensor):
-        """Padded tensors of the sentences numbered `numbers` [batch]: emb [batch, len, dim]
-        (or [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+    def gather(self, numbers: torch.Tensor) -> Tokens:
+        """The sentences numbered `numbers` [batch], padded: emb [batch, len, dim]
+        (or [n_layers + 1, batch, len, dim]), mask, idf weights, special [batch, len]."""
         numbers = numbers.to(self.start.device)
         length = self.length[numbers]
         positions = torch.arange(int(length.max()), device=length.device)
         mask = positions[None, :] < length[:, None]
         rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
         emb = self.vectors[:, rows] if self.all_layers else self.vectors[rows]
-        return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
+        return Tokens(emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask)
 
-    def batch(self, sentences: list[str]):
-        """Padded tensors for a list of sentences: emb [batch, len, dim] (or
-        [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+    def batch(self, sentences: list[str]) -> Tokens:
+        """`gather` of a list of sentences."""
         return self.gather(torch.tensor([self.index[s] for s in sentences]))
