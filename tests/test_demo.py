@@ -393,10 +393,12 @@ def test_ranking_again_after_an_edit_embeds_only_the_edited_answer(monkeypatch):
     ref = demo.CLASS_SET["reference"]
     demo.clear_cache()
     demo.rank_answers(answers, ref)
-    batched = demo.scoring._TEXTS[answers[3]].layers
+    batched = demo.scoring._TEXTS.get(answers[3]).layers
     rows = []
-    real = demo.scoring.hidden_states
-    monkeypatch.setattr(demo.scoring, "hidden_states",
+    from course_lib.engine import packing
+
+    real = packing._layer_states  # the engine's loop: one call a forward pass
+    monkeypatch.setattr(packing, "_layer_states",
                         lambda model, ids, *a, **k: rows.append(ids.shape[0]) or real(model, ids, *a, **k))
     edited = answers[:9] + ["Rob Halford sang for Judas Priest, a metal band."]
     table = demo.rank_answers(edited, ref).set_index("answer")

@@ -19,13 +19,15 @@ def modules() -> dict[str, Path]:
 
 # The layers of /work/shared/design/layout.md, bottom first: a module imports only from a lower
 # layer or from its own folder. `course_lib` itself (score, BERTScorer, ...) sits above the engine;
-# `learned` (chapter 10's metric) pools with teaching.pooling and evaluates with evaluation/.
-# `notices` (warnings that point at the caller) imports nothing of the course: below everything.
-LAYERS = {"notices": -1, "paths": 0, "resources": 0, "model": 0, "bertscore": 1, "engine": 2, "lexical": 2,
-          "course_lib": 2.5, "evaluation": 3, "teaching": 4, "learned": 4.5, "demo": 5, "course": 6}
+# `learned` (chapter 10's metric) pools with the engine's loop (engine.pooling) and evaluates with
+# evaluation/; it sits beside `teaching` and imports nothing of it.
+# `notices` (warnings that point at the caller) and `caching` (the one cache helper) import nothing
+# of the course: below everything.
+LAYERS = {"notices": 0, "caching": 0, "paths": 1, "resources": 1, "model": 1, "bertscore": 2, "engine": 3,
+          "lexical": 3, "course_lib": 4, "evaluation": 5, "teaching": 6, "learned": 6, "demo": 7, "course": 8}
 
 
-def layer_of(module: str) -> float:
+def layer_of(module: str) -> int:
     parts = module.split(".")
     return LAYERS[parts[1] if len(parts) > 1 else parts[0]]
 
@@ -99,6 +101,11 @@ def test_imports_never_go_round_in_a_circle():
     assert "course_lib.course.checks" in graph["course_lib.course.checks.ch01"]  # relative imports too
     assert "course_lib.model" in graph["course_lib.bertscore.embeddings"]  # and imports inside functions
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph))}"
+
+
+def test_floors_are_whole():
+    """Every folder stands on a whole floor: no half floor that lets one folder import its neighbour."""
+    assert all(type(floor) is int for floor in LAYERS.values()), LAYERS
 
 
 def test_imports_point_down_only_at_every_level():

@@ -90,6 +90,26 @@ def test_shipped_wmt16_bertscore_is_found_and_equals_a_fresh_computation(tmp_pat
     assert (shipped[:, :, rows] - fresh).abs().max() < 1e-5
 
 
+@pytest.mark.parametrize("head", ["with_source", "no_source"])
+def test_shipped_heads_score_the_same_from_the_engines_loop(head, tmp_path, monkeypatch):
+    """The shipped vectors (data/wmt16_da/vectors/) were pooled before pooling moved onto the
+    engine's loop (packed rows, no padding); the shipped heads (course_lib/resources/learned) score
+    texts pooled now by that loop as they score the shipped vectors, within 1e-5 (a DA z-score)."""
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))
+    df, layer, h = wmt16(), metric.Recipe().layer, metric.load_head(head)
+    with monkeypatch.context() as m:
+        m.setattr(features, "sentence_embeddings", not_computed)
+        shipped = {c: learned.pooled(df[c].tolist(), layer) for c in ("mt", "ref", "src")}
+    rows = np.random.default_rng(3).choice(len(df), 32, replace=False)
+    source = shipped["src"][rows] if h.recipe.use_source else None
+    expected = predict(h.model, comet_features(shipped["mt"][rows], shipped["ref"][rows], source))
+    sub = df.iloc[rows]
+    now = learned.score(sub.src.tolist() if h.recipe.use_source else None, sub.mt.tolist(), sub.ref.tolist(),
+                        head=head)
+    assert len(list((tmp_path / "learned").glob("pooled-*.pt"))) >= 2  # computed now, not read back
+    assert (now - expected).abs().max() < 1e-5  # measured 8e-7
+
+
 # ---- the regressor and its training loop ----------------------------------------------------
 
 def planted(n=600, d=20, seed=0, shuffle=False):

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from course_lib import model
+from course_lib.caching import Cache
 
 SOURCE = model.embedded_model_path()
 
@@ -27,7 +28,7 @@ def model_copy(tmp_path, monkeypatch):
         else:
             target.write_bytes((SOURCE / name).read_bytes())
     monkeypatch.setattr(model, "embedded_model_path", lambda: copy)
-    monkeypatch.setattr(model, "_LOADED", {})
+    monkeypatch.setattr(model, "_LOADED", Cache())
     monkeypatch.setattr(model, "_VERIFIED", set())
     return copy
 

@@ -126,3 +126,28 @@ def test_the_reference_fits_one_screen():
     lines = [line for f in (reference.reference_bertscore, reference.pair_score)
              for line in inspect.getsource(f).splitlines()]
     assert len(lines) <= 50 and max(map(len, lines)) <= 120, (len(lines), max(map(len, lines)))
+
+
+def test_greedy_match_reads_like_the_formula_one_tokens_record_a_side():
+    """greedy_match(x̂, x): one `Tokens` record (emb, mask, idf, special) for the candidate x̂ and one
+    for the reference x, the options by name. A hand-made pair: each side's word (a, b) lies closer
+    to [CLS]/[SEP] = (1, 0) than to the other side's word, so keeping either side's [CLS]/[SEP] as
+    targets moves P or R; the reference's padding row repeats a (a max over padding finds cos 1)."""
+    import inspect
+
+    from course_lib.bertscore.matching import Tokens, greedy_match
+
+    kinds = {p.name: p.kind for p in inspect.signature(greedy_match).parameters.values()}
+    assert [n for n, k in kinds.items() if k is not inspect.Parameter.KEYWORD_ONLY] == ["x_hat", "x"]
+    cls, a, b = torch.tensor([1.0, 0.0]), torch.tensor([1.0, 0.2]), torch.tensor([1.0, -0.5])
+    cos = lambda u, v: float(u @ v / (u.norm() * v.norm()))  # noqa: E731
+    x_hat = Tokens(torch.stack([cls, a, cls])[None], torch.tensor([[True, True, True]]),
+                   torch.tensor([[0.0, 1.0, 0.0]]), torch.tensor([[True, False, True]]))
+    x = Tokens(torch.stack([cls, b, cls, a])[None], torch.tensor([[True, True, True, False]]),
+               torch.tensor([[0.0, 1.0, 0.0, 0.0]]), torch.tensor([[True, False, True, False]]))
+    for exclude_special in (False, True):
+        P = cos(a, b) if exclude_special else max(cos(a, cls), cos(a, b))  # a's best target in x
+        R = cos(b, a) if exclude_special else max(cos(b, cls), cos(b, a))  # b's best target in x̂
+        got = greedy_match(x_hat, x, exclude_special=exclude_special)
+        assert torch.allclose(torch.cat(got), torch.tensor([P, R, 2 * P * R / (P + R)]), atol=1e-6), got
+    assert cos(a, cls) > cos(a, b) + 0.1 and cos(b, cls) > cos(b, a) + 0.1  # the options differ on both sides

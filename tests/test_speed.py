@@ -197,7 +197,8 @@ def test_sentence_store_gives_scores_and_padded_batches(pairs):
     prf = PA.match_pairs(store, *numbers, exclude_special=False)
     P, R, F = course_lib.score(cands[:20], refs[:20])
     assert max_diff([prf[:, 0], prf[:, 1], prf[:, 2]], [P, R, F]) <= 1e-6
-    emb, mask, weights, special = store.batch(cands[:4])
+    tokens = store.batch(cands[:4])
+    emb, mask, weights, special = tokens.emb, tokens.mask, tokens.idf, tokens.special
     assert emb.shape[:2] == mask.shape == weights.shape == special.shape
     assert torch.allclose(emb[mask].norm(dim=-1), torch.ones(int(mask.sum())), atol=1e-5)
     assert (weights[special] == 0).all() and (weights[~mask] == 0).all()

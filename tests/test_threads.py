@@ -10,6 +10,7 @@ import threading
 import pytest
 import torch
 
+from course_lib.caching import Cache
 from course_lib.engine import packing
 from course_lib.engine.scorer import score
 from course_lib.evaluation import datasets
@@ -107,7 +108,7 @@ def test_two_threads_loading_a_model_at_once_share_one_load(monkeypatch):
 
     monkeypatch.setattr(M, "resolve", lambda model_type: model_type)
     monkeypatch.setattr(M, "_from_pretrained", slow_load)
-    monkeypatch.setattr(M, "_LOADED", {})
+    monkeypatch.setattr(M, "_LOADED", Cache())
     barrier, got = threading.Barrier(2), []
 
     def work():

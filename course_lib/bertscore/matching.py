@@ -11,6 +11,8 @@ other tokens match *to* them (its open issue #180); `exclude_special=True` forbi
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import torch
 
 from course_lib.bertscore.similarity import masked_cosine_matrix
@@ -37,37 +39,56 @@ def best_matches(sim: torch.Tensor):
     return sim.max(dim=-1).values, sim.max(dim=-2).values
 
 
-def greedy_match(cand_emb, ref_emb, cand_mask, ref_mask, cand_weights, ref_weights, *,
-                 cand_special, ref_special, exclude_special: bool = False, unit_length: bool = False):
-    """Precision, recall and F1 of a batch of (candidate, reference) pairs.
+@dataclass(frozen=True)
+class Tokens:
+    """The tokens of one side of a batch of pairs: the candidates x̂ or the references x.
 
-    cand_emb [batch, cand_len, dim], ref_emb [batch, ref_len, dim] (layer vectors)
-    cand_mask, cand_weights, cand_special [batch, cand_len]; likewise for ref.
-    Masks are True for real tokens; weights are 0 at padding and at [CLS]/[SEP]. The [CLS]/[SEP]
-    flags and the options are keyword-only: a call names what it passes.
-    `exclude_special=True` also removes [CLS]/[SEP] as match targets.
-    `unit_length=True`: the vectors already have length 1 (the fast engine stores them so).
-    Returns P, R, F, each [batch] (or [n_layers + 1, batch] for vectors of every layer).
+    emb     [batch, len, dim] (or [n_layers + 1, batch, len, dim])  token vectors
+    mask    [batch, len]  True for real tokens ([CLS]/[SEP] included), False for padding
+    idf     [batch, len]  token weights w (idf, or 1): 0 at padding and at [CLS]/[SEP]
+    special [batch, len]  True for [CLS]/[SEP]
     """
-    if exclude_special:
-        cand_mask = cand_mask & ~cand_special
-        ref_mask = ref_mask & ~ref_special
-    sim = masked_cosine_matrix(cand_emb, ref_emb, cand_mask, ref_mask, unit_length)
+
+    emb: torch.Tensor
+    mask: torch.Tensor
+    idf: torch.Tensor
+    special: torch.Tensor
+
+    def targets(self, exclude_special: bool = False) -> torch.Tensor:
+        """The tokens the other side may match to: the real ones (without [CLS]/[SEP] when
+        `exclude_special`)."""
+        return self.mask & ~self.special if exclude_special else self.mask
+
+    def cpu(self) -> Tokens:
+        return Tokens(self.emb.cpu(), self.mask.cpu(), self.idf.cpu(), self.special.cpu())
+
+
+def greedy_match(x_hat: Tokens, x: Tokens, *, exclude_special: bool = False, unit_length: bool = False):
+    """Precision, recall and F1 of a batch of (candidate x̂, reference x) pairs:
+
+        P = Σ_i w(x̂_i) · max_j cos(x̂_i, x_j) / Σ_i w(x̂_i)
+        R = Σ_j w(x_j) · max_i cos(x̂_i, x_j) / Σ_j w(x_j)
+        F = 2 P R / (P + R)
+
+    The max runs over the other side's `targets` (its real tokens; without [CLS]/[SEP] when
+    `exclude_special`). `unit_length=True`: the vectors already have length 1 (the fast engine
+    stores them so). Returns P, R, F, each [batch] (or [n_layers + 1, batch]).
+    """
+    x_hat_targets, x_targets = x_hat.targets(exclude_special), x.targets(exclude_special)
+    sim = masked_cosine_matrix(x_hat.emb, x.emb, x_hat_targets, x_targets, unit_length)  # [batch, cand_len, ref_len]
     best_for_cand, best_for_ref = best_matches(sim)
     # padding rows/columns are all -inf; their weight is 0, but 0 * -inf is NaN
-    best_for_cand = best_for_cand.masked_fill(~cand_mask, 0.0)
-    best_for_ref = best_for_ref.masked_fill(~ref_mask, 0.0)
-    P = weighted_mean(best_for_cand, cand_weights)
-    R = weighted_mean(best_for_ref, ref_weights)
-    return zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special)
+    P = weighted_mean(best_for_cand.masked_fill(~x_hat_targets, 0.0), x_hat.idf)
+    R = weighted_mean(best_for_ref.masked_fill(~x_targets, 0.0), x.idf)
+    return zero_empty(P, R, x_hat, x)
 
 
-def zero_empty(P, R, cand_mask, ref_mask, cand_special, ref_special):
+def zero_empty(P, R, x_hat: Tokens, x: Tokens):
     """P = R = F = 0 for pairs with an empty text (`empty_pairs`). When all weights of a non-empty
     text are 0 (idf computed from a single reference: every token has idf log(2/2) = 0), P or R is
     0/0 = NaN as in bert-score, F is set to 0, and a warning says so.
     """
-    empty = empty_pairs(cand_mask & ~cand_special, ref_mask & ~ref_special)
+    empty = empty_pairs(x_hat.targets(True), x.targets(True))
     P = P.masked_fill(empty, 0.0)
     R = R.masked_fill(empty, 0.0)
     if torch.isnan(P).any() or torch.isnan(R).any():

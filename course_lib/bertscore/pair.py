@@ -12,7 +12,7 @@ import torch
 
 from course_lib.bertscore.embeddings import special_mask
 from course_lib.bertscore.idf import token_weights
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.matching import Tokens, greedy_match
 from course_lib.bertscore.similarity import cosine_matrix
 
 
@@ -39,9 +39,9 @@ def view_of(tokenizer, cand_ids: list[int], ref_ids: list[int], cand_emb: torch.
     weights: {token id: weight} (idf, or `uniform_weights`)."""
     c_w, r_w = torch.tensor(token_weights(cand_ids, weights)), torch.tensor(token_weights(ref_ids, weights))
     c_sp, r_sp = special_mask(torch.tensor(cand_ids), tokenizer), special_mask(torch.tensor(ref_ids), tokenizer)
-    c_mask, r_mask = torch.ones(1, len(cand_ids), dtype=torch.bool), torch.ones(1, len(ref_ids), dtype=torch.bool)
-    P, R, F = greedy_match(cand_emb[None], ref_emb[None], c_mask, r_mask, c_w[None], r_w[None],
-                           cand_special=c_sp[None], ref_special=r_sp[None], exclude_special=exclude_special)
+    x_hat = Tokens(cand_emb[None], torch.ones(1, len(cand_ids), dtype=torch.bool), c_w[None], c_sp[None])
+    x = Tokens(ref_emb[None], torch.ones(1, len(ref_ids), dtype=torch.bool), r_w[None], r_sp[None])
+    P, R, F = greedy_match(x_hat, x, exclude_special=exclude_special)
     return PairView(tokenizer.convert_ids_to_tokens(cand_ids), tokenizer.convert_ids_to_tokens(ref_ids),
                     cosine_matrix(cand_emb, ref_emb), c_w, r_w, P.item(), R.item(), F.item(), c_sp, r_sp)
 

@@ -4,13 +4,13 @@
 (`InputProblem`)."""
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 
 import torch
 
 from course_lib.bertscore.embeddings import model_limit
 from course_lib.bertscore.setting import Setting, resolve_setting
+from course_lib.caching import Cache
 from course_lib.engine.store import corpus_idf
 from course_lib.model import check_layer as check_model_layer, load
 
@@ -34,8 +34,7 @@ def stsb_sentences() -> list[str]:
 
 
 IDF_CORPORA = {"WMT16 references": wmt16_references, "STS-B sentences": stsb_sentences}
-_IDF: dict = {}  # idf corpus name -> its weights {token id: weight}
-_IDF_LOCK = threading.Lock()  # two threads asking at once compute them once
+_IDF = Cache()  # idf corpus name -> its weights {token id: weight}; two threads asking at once compute them once
 
 
 def corpus_size(name: str) -> int:
@@ -55,16 +54,12 @@ def idf_for(name: str | None):
         return None
     if name not in IDF_CORPORA:
         raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
-    with _IDF_LOCK:
-        if name not in _IDF:
-            _IDF[name] = corpus_idf(IDF_CORPORA[name](), load()[0])
-        return _IDF[name]
+    return _IDF.get(name, lambda: corpus_idf(IDF_CORPORA[name](), load()[0]))
 
 
 def forget_idf(name: str) -> None:
     """Forget the idf weights of a corpus: the next `idf_for(name)` computes them again."""
-    with _IDF_LOCK:
-        _IDF.pop(name, None)
+    _IDF.pop(name)
 
 
 @lru_cache(maxsize=1)

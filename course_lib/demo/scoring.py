@@ -1,7 +1,7 @@
 """The demo's scoring: the per-text cache, one pair's view and result (`analyze`), worst matches.
 
 Input checks, idf corpora and the baseline are `course_lib.demo.inputs`. Each text is embedded
-once, at every layer (`hidden_states(..., all_layers=True)`), and kept in a small cache; a layer,
+once, at every layer (the engine's loop, `packing.embed_texts`), and kept in a small cache; a layer,
 idf or rescaling change then only recomputes the pair's view (`course_lib.bertscore.pair.view_of`:
 the cosine matrix and the taught greedy matching, a few ms), and a new text costs one forward
 pass of that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.py checks it).
@@ -9,19 +9,20 @@ pass of that text alone. P, R, F equal `course_lib.score(...)` (tests/test_demo.
 from __future__ import annotations
 
 import html
-from collections import OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.embeddings import encode, hidden_states, pad
 from course_lib.bertscore.idf import uniform_weights
 from course_lib.bertscore.pair import PairView, view_of
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
+from course_lib.caching import Cache
 from course_lib.demo.inputs import baseline_for, check_layer, check_text, idf_for
+from course_lib.engine.fast_tokenizer import encode_many
+from course_lib.engine.packing import embed_texts
 from course_lib.model import DEFAULT_LAYER, load
 
 # ---------------------------------------------------------------------------------------------
@@ -41,15 +42,8 @@ class Encoded:
     layers: torch.Tensor = field(repr=False)
 
 
-_TEXTS: OrderedDict = OrderedDict()  # text -> Encoded
-_PAIRS: OrderedDict = OrderedDict()  # (cand, ref, layer, idf corpus) -> PairView
-
-
-def _remember(cache: OrderedDict, key, value):
-    cache[key] = value
-    while len(cache) > CACHE_SIZE:
-        cache.popitem(last=False)
-    return value
+_TEXTS = Cache(CACHE_SIZE)  # text -> Encoded
+_PAIRS = Cache(CACHE_SIZE)  # (cand, ref, layer, idf corpus) -> PairView
 
 
 def clear_cache(texts: bool = True) -> None:
@@ -78,52 +72,36 @@ def torch_threads(n: int | None):
 
 def encoded(text: str) -> Encoded:
     """Token ids and the vectors of every layer of one (checked) text; cached."""
-    if text in _TEXTS:
-        _TEXTS.move_to_end(text)
-        return _TEXTS[text]
-    tokenizer, model = load()
-    ids = encode(tokenizer, text)
-    device = next(model.parameters()).device
-    input_ids = torch.tensor([ids], device=device)
-    with torch_threads(1 if len(ids) <= SHORT_TEXT else LONG_TEXT_THREADS):
-        layers = hidden_states(model, input_ids, torch.ones_like(input_ids), all_layers=True)[:, 0].float().cpu()
-    return _remember(_TEXTS, text, Encoded(ids, layers))
+    return encoded_many([text])[0]
 
 
 def encoded_many(texts: list[str]) -> list[Encoded]:
-    """`encoded` of each text; the short ones not cached yet are embedded a few at a time, in
-    padded batches of similar lengths (the longest at most 1.5× the shortest: little padding),
-    fewer forward passes than one per text (the class view's ten answers and its reference).
-    A real token's vectors equal those of the text's own pass within float rounding (1e-6)."""
-    tokenizer, model = load()
-    ids = {t: encode(tokenizer, t) for t in dict.fromkeys(texts) if t not in _TEXTS}
-    groups: list[list[str]] = []
-    for t in sorted((t for t in ids if len(ids[t]) <= SHORT_TEXT), key=lambda t: -len(ids[t])):
-        if groups and len(ids[groups[-1][0]]) <= 1.5 * len(ids[t]):
-            groups[-1].append(t)
-        else:
-            groups.append([t])
-    device = next(model.parameters()).device
-    for group in (g for g in groups if len(g) > 1):
-        input_ids, mask = pad([ids[t] for t in group], tokenizer.pad_token_id)
-        with torch_threads(1):
-            layers = hidden_states(model, input_ids.to(device), mask.to(device), all_layers=True).float().cpu()
-        for b, t in enumerate(group):  # [n_layers + 1, n, dim]: this text's real tokens
-            _remember(_TEXTS, t, Encoded(ids[t], layers[:, b, :len(ids[t])].clone()))
-    return [encoded(t) for t in texts]
+    """`encoded` of each text. The texts not cached yet are embedded together by the engine's loop
+    (`packing.embed_texts`: sorted by length, batched, packed; fewer forward passes than one per
+    text: the class view's ten answers and its reference), at every layer, on one thread unless one
+    is long. A real token's vectors equal those of the text's own pass within float rounding (1e-6)."""
+    fresh = {}
+    new = [t for t in dict.fromkeys(texts) if t not in _TEXTS]
+    if new:
+        tokenizer, model = load()
+        ids = encode_many(tokenizer, new)[0]
+        with torch_threads(1 if max(map(len, ids)) <= SHORT_TEXT else LONG_TEXT_THREADS):
+            index, packed = embed_texts(tokenizer, model, new, None, all_layers=True, unit=False, ids=ids)
+        for t, k in index.items():  # [n_layers + 1, n, dim]: this text's real tokens
+            rows = slice(int(packed.start[k]), int(packed.start[k] + packed.length[k]))
+            fresh[t] = _TEXTS.put(t, Encoded(ids[k], packed.vectors[:, rows].float().cpu().clone()))
+    return [_TEXTS.get(t) or fresh[t] for t in texts]
 
 
 def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None) -> PairView:
     """Greedy matching of one pair (`course_lib.bertscore.matching.greedy_match`); cached."""
-    key = (candidate, reference, layer, idf_corpus)
-    if key in _PAIRS:
-        _PAIRS.move_to_end(key)
-        return _PAIRS[key]
-    tokenizer, _ = load()
-    weights = idf_for(idf_corpus) or uniform_weights(tokenizer)
-    c, r = encoded(candidate), encoded(reference)
-    view = view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
-    return _remember(_PAIRS, key, view)
+    def compute():
+        tokenizer, _ = load()
+        weights = idf_for(idf_corpus) or uniform_weights(tokenizer)
+        c, r = encoded_many([candidate, reference])
+        return view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
+
+    return _PAIRS.get((candidate, reference, layer, idf_corpus), compute)
 
 
 # ---------------------------------------------------------------------------------------------

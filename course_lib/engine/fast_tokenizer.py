@@ -10,15 +10,14 @@ Hugging Face's own fast tokenizer of a model, what bert-score uses with `use_fas
 from __future__ import annotations
 
 import os
-import threading
 
 from course_lib.bertscore.embeddings import encode, model_limit
+from course_lib.caching import cached
 
-_FAST: dict = {}  # id(slow tokenizer) -> (slow tokenizer, its fast twin or None)
-_FAST_LOCK = threading.Lock()  # one build per tokenizer, even from several threads
 USE_FAST_TOKENIZER = True  # False forces the slow (reference) tokenizer everywhere
 
 
+@cached()  # one build per tokenizer, even from several threads
 def fast_tokenizer(tokenizer):
     """The Rust twin (`tokenizers.Tokenizer`) of a slow BERT WordPiece tokenizer, or None.
 
@@ -28,12 +27,7 @@ def fast_tokenizer(tokenizer):
     (tests/test_speed.py compares the two on every text in data/). Others return None and
     keep the slow path.
     """
-    key = id(tokenizer)
-    with _FAST_LOCK:
-        hit = _FAST.get(key)
-        if hit is None or hit[0] is not tokenizer:  # keeping the slow one alive keeps its id valid
-            _FAST[key] = hit = (tokenizer, _build_fast(tokenizer))
-    return hit[1]
+    return _build_fast(tokenizer)
 
 
 def _build_fast(tokenizer):

@@ -31,7 +31,7 @@ from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import hidden_states, model_limit, needs_prefix_space, pad, special_mask
 from course_lib.bertscore.idf import token_weights
 from course_lib.bertscore.inputs import check_count, check_inputs
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.matching import Tokens, greedy_match
 from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.store import SentenceStore
 from course_lib.model import default_layer, load
@@ -150,23 +150,20 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
     fits = [t for t in texts if len(word_pieces(tokenizer, t)) <= limit]
     store = SentenceStore(tokenizer, model, layer, weights, batch_size)  # one window: batch them
     store.add(fits)
-    cache: dict[str, tuple] = {}  # text -> (emb [1, len, dim], mask, weights, special [1, len])
+    cache: dict[str, Tokens] = {}  # text -> its tokens, a batch of one
     for text in texts:
         if text in store.index:
-            cache[text] = tuple(t.cpu() for t in store.batch([text]))
+            cache[text] = store.batch([text]).cpu()
             continue
         e = embed_long(text, setting.model.arg, layer, size, overlap)
         vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
         special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
-        cache[text] = (vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),
-                       special[None].cpu())
+        cache[text] = Tokens(vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),
+                             special[None].cpu())
 
     scores = []
     for c, r in zip(cands, refs):  # pairs one at a time: documents are few and long
-        c_emb, c_mask, c_w, c_sp = cache[c]
-        r_emb, r_mask, r_w, r_sp = cache[r]
-        scores.append(torch.stack(greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, cand_special=c_sp,
-                                                ref_special=r_sp), -1)[0])
+        scores.append(torch.stack(greedy_match(cache[c], cache[r]), -1)[0])
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)  # [N, 3]
     if setting.rescale_with_baseline:
         prf = rescale(prf, setting.baseline())

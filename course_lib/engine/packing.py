@@ -6,12 +6,13 @@ The vectors are those of `course_lib.bertscore.embeddings` (tested equal).
 from __future__ import annotations
 
 import copy
-import threading
 from dataclasses import dataclass
 
 import torch
 
-from course_lib.bertscore.embeddings import pad
+from course_lib.bertscore.embeddings import model_limit, pad, warn_truncated
+from course_lib.caching import cached
+from course_lib.engine.fast_tokenizer import encode_many
 
 
 def _layer_owner(model):
@@ -24,10 +25,7 @@ def _layer_owner(model):
     return None, None
 
 
-_VIEWS: dict = {}  # (id(model), k) -> (model, its first-k-layers view)
-_VIEWS_LOCK = threading.Lock()
-
-
+@cached()  # (model, k) -> its first-k-layers view
 def first_layers(model, k: int):
     """A model that runs only the first `k` transformer layers, or None for an unusual layout.
 
@@ -39,16 +37,11 @@ def first_layers(model, k: int):
     name, owner = _layer_owner(model)
     if owner is None:
         return None
-    key = (id(model), k)
-    with _VIEWS_LOCK:
-        hit = _VIEWS.get(key)
-        if hit is None or hit[0] is not model:  # (an id can be reused after a model is freed)
-            inner = copy.copy(owner)
-            inner._modules = {**owner._modules, "layer": torch.nn.ModuleList(list(owner.layer)[:k])}
-            view = copy.copy(model)
-            view._modules = {**model._modules, name: inner}
-            _VIEWS[key] = hit = (model, view)
-    return hit[1]
+    inner = copy.copy(owner)
+    inner._modules = {**owner._modules, "layer": torch.nn.ModuleList(list(owner.layer)[:k])}
+    view = copy.copy(model)
+    view._modules = {**model._modules, name: inner}
+    return view
 
 
 MAX_BATCH_TOKENS = 2048  # padded tokens (rows × longest row) per model batch in `embed_packed`
@@ -84,15 +77,17 @@ def _layer_states(model, input_ids, attention_mask, layer, all_layers):
     return [view(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state]
 
 
-def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor):
+def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor, unit: bool = True):
     """out [count, dim] <- the vectors of the real tokens of states [batch, seq_len, dim] (flat
-    positions `real` [count]), scaled to unit length: x / ||x||. Padding is never normalised."""
+    positions `real` [count]), scaled to unit length: x / ||x|| (unit=False: as they are).
+    Padding is never normalised."""
     flat = states.reshape(-1, states.shape[-1])
     if flat.dtype == out.dtype:
         torch.index_select(flat, 0, real, out=out)
     else:
         out.copy_(flat.index_select(0, real))
-    out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
+    if unit:
+        out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
 
 
 class Buffer:
@@ -136,13 +131,14 @@ class Packed:
 @torch.inference_mode()
 def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, batch_size: int = 64,
                  max_tokens: int = MAX_BATCH_TOKENS, progress=None, all_layers: bool = False,
-                 buffer: Buffer | None = None) -> Packed:
+                 buffer: Buffer | None = None, unit: bool = True) -> Packed:
     """Embed tokenized sentences in length-sorted batches (`length_batches`) and pack the
     unit-normalised vectors of their real tokens (no padding) into one tensor.
 
     `layer`: the hidden state to keep (0 = embedding output); all_layers=True keeps every
     layer instead (`layer` is then ignored). `progress(n)` is called after each batch of n
     sentences. `buffer`: memory to write the vectors into (by default new memory).
+    unit=False keeps the hidden states as they are (what mean pooling averages).
     """
     if not all_layers and not isinstance(layer, int):
         raise ValueError(f"layer must be a hidden-state index (int) unless all_layers=True, got {layer!r}")
@@ -165,8 +161,32 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
         real = attention_mask.flatten().nonzero().squeeze(1).to(device)  # real tokens' flat positions
         states = _layer_states(model, input_ids.to(device), attention_mask.to(device), layer, all_layers)
         for target, emb in zip(vectors if all_layers else [vectors], states):
-            pack_unit(emb, real, target[row:row + count])
+            pack_unit(emb, real, target[row:row + count], unit)
         row += count
         if progress is not None:
             progress(len(batch))
     return Packed(vectors, start.to(device), length.to(device), flat_ids.to(device))
+
+
+def embed_texts(tokenizer, model, texts: list[str], layer: int | None, *, all_layers: bool = False,
+                unit: bool = True, ids: list[list[int]] | None = None, batch_size: int = 64,
+                progress=None, buffer: Buffer | None = None) -> tuple[dict[str, int], Packed]:
+    """The one embedding loop: each distinct text once (dedup), tokenized in one call as bert-score
+    does (`fast_tokenizer.encode_many`, a warning when some are truncated), then `embed_packed`
+    (sorted by length, batched under a token budget, one forward pass a batch, packed rows).
+
+    `ids`: the texts' token ids, if known (aligned with `texts`). Returns (the number of each
+    distinct text, its packed vectors): text t's rows are start[n] .. start[n] + length[n] - 1,
+    n = index[t].
+    """
+    new = list(dict.fromkeys(texts))
+    if ids is not None:
+        known = dict(zip(texts, ids))
+        ids = [known[t] for t in new]
+    else:
+        ids, truncated = encode_many(tokenizer, new)
+        if truncated:
+            warn_truncated(truncated, model_limit(tokenizer))
+    packed = embed_packed(model, ids, layer, tokenizer.pad_token_id, batch_size, MAX_BATCH_TOKENS, progress,
+                          all_layers, buffer, unit)
+    return {t: k for k, t in enumerate(new)}, packed

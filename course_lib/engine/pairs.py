@@ -39,9 +39,7 @@ def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: t
     out = None
     for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers, MATCH_FLOATS):
         batch = torch.tensor(batch)
-        c_emb, c_mask, c_w, c_sp = store.gather(cand_numbers[batch])
-        r_emb, r_mask, r_w, r_sp = store.gather(ref_numbers[batch])
-        P, R, F = greedy_match(c_emb, r_emb, c_mask, r_mask, c_w, r_w, cand_special=c_sp, ref_special=r_sp,
+        P, R, F = greedy_match(store.gather(cand_numbers[batch]), store.gather(ref_numbers[batch]),
                                exclude_special=exclude_special, unit_length=True)
         prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
         if out is None:

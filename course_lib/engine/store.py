@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.embeddings import model_limit, warn_truncated
 from course_lib.bertscore.idf import idf_from_ids, weight_of
+from course_lib.bertscore.matching import Tokens
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 
@@ -36,20 +36,11 @@ class SentenceStore:
         vectors are then valid only until the buffer's next use)."""
         if self.start is not None:
             raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
-        new = list(dict.fromkeys(sentences))
-        if ids is not None:
-            known = dict(zip(sentences, ids))
-            ids = [known[s] for s in new]
-        else:
-            ids, truncated = encode_many(self.tokenizer, new)
-            if truncated:
-                warn_truncated(truncated, model_limit(self.tokenizer))
-        packed = packing.embed_packed(self.model, ids, self.layer, self.tokenizer.pad_token_id,
-                                      self.batch_size, packing.MAX_BATCH_TOKENS, progress, self.all_layers,
-                                      buffer)
+        self.index, packed = packing.embed_texts(self.tokenizer, self.model, sentences, self.layer,
+                                                 all_layers=self.all_layers, ids=ids, batch_size=self.batch_size,
+                                                 progress=progress, buffer=buffer)
         self.weight, self.special = self._token_info(packed.ids)
         self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
-        self.index = {s: k for k, s in enumerate(new)}
 
     def _token_info(self, ids: torch.Tensor):
         """Weight [tokens] and [CLS]/[SEP] flag [tokens] of each token id, looked up once per
@@ -60,18 +51,17 @@ class SentenceStore:
         special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
         return table.to(ids.device)[inverse], special
 
-    def gather(self, numbers: torch.Tensor):
-        """Padded tensors of the sentences numbered `numbers` [batch]: emb [batch, len, dim]
-        (or [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+    def gather(self, numbers: torch.Tensor) -> Tokens:
+        """The sentences numbered `numbers` [batch], padded: emb [batch, len, dim]
+        (or [n_layers + 1, batch, len, dim]), mask, idf weights, special [batch, len]."""
         numbers = numbers.to(self.start.device)
         length = self.length[numbers]
         positions = torch.arange(int(length.max()), device=length.device)
         mask = positions[None, :] < length[:, None]
         rows = torch.where(mask, self.start[numbers][:, None] + positions[None, :], 0)
         emb = self.vectors[:, rows] if self.all_layers else self.vectors[rows]
-        return emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask
+        return Tokens(emb, mask, self.weight[rows].masked_fill(~mask, 0.0), self.special[rows] & mask)
 
-    def batch(self, sentences: list[str]):
-        """Padded tensors for a list of sentences: emb [batch, len, dim] (or
-        [n_layers + 1, batch, len, dim]), mask, weights, special [batch, len]."""
+    def batch(self, sentences: list[str]) -> Tokens:
+        """`gather` of a list of sentences."""
         return self.gather(torch.tensor([self.index[s] for s in sentences]))

@@ -8,36 +8,30 @@ source s into one vector each, and feed a regressor the concatenation
 h ⊙ r and |h − r| say where h and r agree, dimension by dimension (with unit vectors,
 Σ_k (h ⊙ r)_k is their cosine); h and r themselves let the regressor judge fluency and topic.
 Here the encoder is the course's model, frozen: the vectors are the mean-pooled hidden state of
-one layer (`course_lib.teaching.pooling`), scaled to unit length.
+one layer (`course_lib.engine.pooling`), scaled to unit length.
 """
 from __future__ import annotations
 
 import torch
 
 from course_lib.learned.cache import cached, model_key
-from course_lib.teaching.pooling import sentence_embeddings
+from course_lib.engine.pooling import sentence_embeddings
 
 
-def pooled(texts: list[str], layer: int, model_type: str | None = None, batch_size: int = 64,
-           cache: bool = True) -> torch.Tensor:
+def pooled(texts: list[str], layer: int, model_type: str | None = None, cache: bool = True) -> torch.Tensor:
     """Unit-length mean-pooled vectors of hidden state `layer`, one per text -> [N, dim].
 
-    Each distinct text is embedded once (`pooling.sentence_embeddings`), in batches of similar
-    length (little padding, so the vectors do not depend on the batch beyond float rounding).
-    With `cache`, the result is kept on disk under a hash of the model, the layer and the texts,
-    and read back on the next call (`learned.cache`: WMT16's vectors ship with the course).
+    Each distinct text is embedded once, by the engine's loop (`pooling.sentence_embeddings`:
+    sorted by length, batched, no padding in the mean, so the vectors do not depend on the batch
+    beyond float rounding). With `cache`, the result is kept on disk under a hash of the model,
+    the layer and the texts, and read back on the next call (`learned.cache`: WMT16's vectors
+    ship with the course).
     """
     texts = list(texts)
     if cache:
         return cached("pooled", (model_key(model_type), layer, texts),
-                      lambda: pooled(texts, layer, model_type, batch_size, cache=False))
-    unique = sorted(set(texts), key=lambda t: (len(t), t))
-    vectors = {}
-    for start in range(0, len(unique), batch_size):
-        batch = unique[start:start + batch_size]
-        for text, v in zip(batch, sentence_embeddings(batch, model_type, layer=layer, normalize=True)):
-            vectors[text] = v
-    return torch.stack([vectors[t] for t in texts]) if texts else torch.empty(0, 0)
+                      lambda: pooled(texts, layer, model_type, cache=False))
+    return sentence_embeddings(texts, model_type, layer=layer, normalize=True) if texts else torch.empty(0, 0)
 
 
 def comet_features(h: torch.Tensor, r: torch.Tensor, s: torch.Tensor | None = None) -> torch.Tensor:
