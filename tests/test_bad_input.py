@@ -1,5 +1,6 @@
 """Bad input gets a clear error or a documented, warned behaviour -- never a deep traceback."""
 import warnings
+from pathlib import Path
 from collections import defaultdict
 
 import bert_score
@@ -327,8 +328,34 @@ def test_the_empty_text_rule_is_written_once():
             out = entry(["", CAT, CAT], [MAT, " ", MAT])
         said.append(sorted(str(w.message) for w in caught))
         assert [x.tolist()[:2] for x in out] == [[0.0, 0.0]] * 3
-    assert said[0] == said[1] == ["Empty candidate sentence detected; setting raw BERTScores to 0.",
-                                  "Empty reference sentence detected; setting raw BERTScores to 0."]
+    assert said[0] == said[1] == ["Empty candidate sentence detected (cands[0]); setting raw BERTScores to 0.",
+                                  "Empty reference sentence detected (refs[1]); setting raw BERTScores to 0."]
+
+
+def _said(call) -> list[tuple[str, str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [(str(w.message), Path(w.filename).name) for w in caught if "Empty" in str(w.message)]
+
+
+def test_the_empty_text_warning_names_each_text_where_the_user_passed_it():
+    # the engine sorts and packs texts by length; the warning still names the user's own indices,
+    # once per side, and points at the user's line (this file), not inside course_lib
+    from course_lib.engine.long_text import chunked_score
+
+    cands, refs = [CAT, "", CAT, " ", "\u200b", CAT, ""], [MAT, MAT, "", MAT, MAT, MAT, MAT]
+    want = [("Empty candidate sentence detected (cands[1], cands[3], cands[4] and 1 more); setting raw BERTScores "
+             "to 0.", "test_bad_input.py"),
+            ("Empty reference sentence detected (refs[2]); setting raw BERTScores to 0.", "test_bad_input.py")]
+    scorer = course_lib.BERTScorer()
+    for call in (lambda: course_lib.score(cands, refs), lambda: course_lib.reference_bertscore(cands, refs),
+                 lambda: scorer.score(cands, refs), lambda: chunked_score(cands, refs)):
+        assert _said(call) == want
+    several = _said(lambda: course_lib.score([CAT, CAT], [[MAT, MAT], [MAT, " "]]))  # refs[i][j]
+    assert several == [("Empty reference sentence detected (refs[1][1]); setting raw BERTScores to 0.",
+                        "test_bad_input.py")]
+    assert _said(lambda: course_lib.score([CAT], [MAT])) == []
 
 
 def test_a_pandas_series_or_numpy_array_of_str_is_a_list_of_str():

@@ -194,7 +194,8 @@ def test_sentence_store_gives_scores_and_padded_batches(pairs):
     with pytest.raises(RuntimeError, match="filled once"):
         store.add(["more"])
     numbers = [torch.tensor([store.index[s] for s in side[:20]]) for side in (cands, refs)]
-    prf = PA.match_pairs(store, *numbers, exclude_special=False)
+    prf, empty = PA.match_pairs(store, *numbers, exclude_special=False)
+    assert empty.shape == (20, 2) and not empty.any()
     P, R, F = course_lib.score(cands[:20], refs[:20])
     assert max_diff([prf[:, 0], prf[:, 1], prf[:, 2]], [P, R, F]) <= 1e-6
     tokens = store.batch(cands[:4])

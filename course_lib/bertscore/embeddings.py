@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
+from course_lib.bertscore.matching import empty_texts
 from course_lib.notices import warn as warn_at_caller
 
 
@@ -49,6 +50,14 @@ def encode_all(tokenizer, sentences: list[str], warn: bool = True) -> list[list[
     if warn and truncated:
         warn_truncated(truncated, model_limit(tokenizer))
     return ids
+
+
+def empty_flags(tokenizer, cands: list[str], groups: list[list[str]]) -> tuple[list[bool], list[list[bool]]]:
+    """Which texts are empty (`matching.empty_texts` on their tokens): a flag per candidate, and per
+    candidate one per reference (`matching.warn_empty`'s input)."""
+    def empty(text: str) -> bool:
+        return bool(empty_texts(~special_mask(torch.tensor(encode(tokenizer, text)), tokenizer)))
+    return [empty(c) for c in cands], [[empty(r) for r in group] for group in groups]
 
 
 def warn_truncated(n: int, limit: int):

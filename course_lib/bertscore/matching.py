@@ -84,9 +84,10 @@ def greedy_match(x_hat: Tokens, x: Tokens, *, exclude_special: bool = False, uni
 
 
 def zero_empty(P, R, x_hat: Tokens, x: Tokens):
-    """P = R = F = 0 for pairs with an empty text (`empty_pairs`). When all weights of a non-empty
-    text are 0 (idf computed from a single reference: every token has idf log(2/2) = 0), P or R is
-    0/0 = NaN as in bert-score, F is set to 0, and a warning says so.
+    """P = R = F = 0 for pairs with an empty text (`empty_pairs`; the entry points say which texts
+    with `warn_empty`). When all weights of a non-empty text are 0 (idf computed from a single
+    reference: every token has idf log(2/2) = 0), P or R is 0/0 = NaN as in bert-score, F is set
+    to 0, and a warning says so.
     """
     empty = empty_pairs(x_hat.targets(True), x.targets(True))
     P = P.masked_fill(empty, 0.0)
@@ -98,16 +99,36 @@ def zero_empty(P, R, x_hat: Tokens, x: Tokens):
     return P, R, f1(P, R)
 
 
-def empty_pairs(cand_words: torch.Tensor, ref_words: torch.Tensor) -> torch.Tensor:
+def empty_texts(words: torch.Tensor) -> torch.Tensor:
     """bert-score's rule for empty texts, the one place it is written: a text with no token but
-    [CLS]/[SEP] is empty, its pair scores P = R = F = 0, and a warning says so.
+    [CLS]/[SEP] is empty (its pairs score P = R = F = 0, and `warn_empty` says so).
 
-    cand_words [..., cand_len], ref_words [..., ref_len]: True at real tokens other than [CLS]/[SEP].
-    Returns [...]: True where the candidate or the reference is empty.
+    words [..., len]: True at real tokens other than [CLS]/[SEP]. Returns [...]: True where empty.
     """
-    empty_cand, empty_ref = ~cand_words.any(-1), ~ref_words.any(-1)
-    if empty_cand.any():
-        warn("Empty candidate sentence detected; setting raw BERTScores to 0.")
-    if empty_ref.any():
-        warn("Empty reference sentence detected; setting raw BERTScores to 0.")
-    return empty_cand | empty_ref
+    return ~words.any(-1)
+
+
+def empty_pairs(cand_words: torch.Tensor, ref_words: torch.Tensor) -> torch.Tensor:
+    """[...]: True where the candidate or the reference of a pair is empty (`empty_texts`);
+    cand_words [..., cand_len], ref_words [..., ref_len] as there."""
+    return empty_texts(cand_words) | empty_texts(ref_words)
+
+
+SHOWN_PLACES = 3  # the empty texts a warning names; it counts the others
+
+
+def warn_empty(empty_cand, empty_ref) -> None:
+    """bert-score's warning for empty texts, naming each one as the caller passed it: cands[i], and
+    refs[i] (one reference per candidate) or refs[i][j] (several references).
+
+    empty_cand: a flag per candidate; empty_ref: per candidate, a flag per reference.
+    """
+    several = any(len(flags) != 1 for flags in empty_ref)
+    places = {"candidate": [f"cands[{i}]" for i, e in enumerate(empty_cand) if e],
+              "reference": [f"refs[{i}][{j}]" if several else f"refs[{i}]"
+                            for i, flags in enumerate(empty_ref) for j, e in enumerate(flags) if e]}
+    for side, where in places.items():
+        if where:
+            more = f" and {len(where) - SHOWN_PLACES} more" if len(where) > SHOWN_PLACES else ""
+            warn(f"Empty {side} sentence detected ({', '.join(where[:SHOWN_PLACES])}{more}); "
+                 "setting raw BERTScores to 0.")

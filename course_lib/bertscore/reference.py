@@ -12,10 +12,10 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.embeddings import embed
+from course_lib.bertscore.embeddings import embed, empty_flags
 from course_lib.bertscore.idf import token_weights
 from course_lib.bertscore.inputs import check_inputs
-from course_lib.bertscore.matching import best_matches, empty_pairs, f1, weighted_mean
+from course_lib.bertscore.matching import best_matches, empty_pairs, f1, warn_empty, weighted_mean
 from course_lib.bertscore.setting import Setting, resolve_setting
 from course_lib.bertscore.similarity import cosine_matrix
 
@@ -40,6 +40,7 @@ def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False
         prf = torch.stack([pair_score(cand, ref, setting, exclude_special) for ref in group])
         scores.append(prf.max(dim=0).values)  # best P, best R, best F: each on its own
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)
+    warn_empty(*empty_flags(setting.tokenizer, cands, groups))  # bert-score's warning, naming each empty text
     if setting.rescale_with_baseline:
         prf = rescale(prf, setting.baseline())
     return prf[:, 0], prf[:, 1], prf[:, 2]

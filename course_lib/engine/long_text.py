@@ -31,7 +31,7 @@ from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import hidden_states, model_limit, needs_prefix_space, pad, special_mask
 from course_lib.bertscore.idf import token_weights
 from course_lib.bertscore.inputs import check_count, check_inputs
-from course_lib.bertscore.matching import Tokens, greedy_match
+from course_lib.bertscore.matching import Tokens, empty_texts, greedy_match, warn_empty
 from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.store import SentenceStore
 from course_lib.model import default_layer, load
@@ -164,6 +164,8 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
     scores = []
     for c, r in zip(cands, refs):  # pairs one at a time: documents are few and long
         scores.append(torch.stack(greedy_match(cache[c], cache[r]), -1)[0])
+    empty = {text: bool(empty_texts(tokens.targets(True))) for text, tokens in cache.items()}
+    warn_empty([empty[c] for c in cands], [[empty[r]] for r in refs])
     prf = torch.stack(scores) if scores else torch.zeros(0, 3)  # [N, 3]
     if setting.rescale_with_baseline:
         prf = rescale(prf, setting.baseline())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.matching import greedy_match
+from course_lib.bertscore.matching import empty_texts, greedy_match
 from course_lib.engine.store import SentenceStore
 
 MATCH_FLOATS = 1 << 23  # the most gathered vector floats per matching batch (32 MB)
@@ -31,21 +31,34 @@ def match_batches(cand_len: list[int], ref_len: list[int], dim: int, n_layers: i
 
 
 def match_pairs(store: SentenceStore, cand_numbers: torch.Tensor, ref_numbers: torch.Tensor,
-                exclude_special: bool) -> torch.Tensor:
+                exclude_special: bool) -> tuple[torch.Tensor, torch.Tensor]:
     """Greedy matching of pairs of stored sentences (numbers [n_pairs] each), in batches of
-    similar lengths -> [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]) P, R, F."""
+    similar lengths -> P, R, F [n_pairs, 3] (or [n_layers + 1, n_pairs, 3]), and which texts are
+    empty (`empty_texts`), [n_pairs, 2]: the candidate's, the reference's."""
     cand_len, ref_len = store.length[cand_numbers].tolist(), store.length[ref_numbers].tolist()
     n_layers = store.vectors.shape[0] if store.all_layers else 1
-    out = None
+    out, empty = None, torch.zeros(len(cand_len), 2, dtype=torch.bool)
     for batch in match_batches(cand_len, ref_len, store.vectors.shape[-1], n_layers, MATCH_FLOATS):
         batch = torch.tensor(batch)
-        P, R, F = greedy_match(store.gather(cand_numbers[batch]), store.gather(ref_numbers[batch]),
-                               exclude_special=exclude_special, unit_length=True)
+        x_hat, x = store.gather(cand_numbers[batch]), store.gather(ref_numbers[batch])
+        P, R, F = greedy_match(x_hat, x, exclude_special=exclude_special, unit_length=True)
         prf = torch.stack([P, R, F], dim=-1).cpu()  # [batch, 3] or [layers, batch, 3]
         if out is None:
             out = prf.new_empty((*prf.shape[:-2], len(cand_len), 3))
         out[..., batch, :] = prf
-    return out
+        empty[batch] = torch.stack([empty_texts(x_hat.targets(True)), empty_texts(x.targets(True))], -1).cpu()
+    return out, empty
+
+
+def empty_by_candidate(empty: torch.Tensor, counts: list[int]) -> tuple[list[bool], list[list[bool]]]:
+    """[n_pairs, 2] empty-text flags of consecutive groups of pairs (sizes `counts`, one group per
+    candidate) -> a flag per candidate, and per candidate one per reference (`warn_empty`'s input)."""
+    cands, refs, start = [], [], 0
+    for n in counts:
+        cands.append(bool(empty[start:start + n, 0].any()))
+        refs.append(empty[start:start + n, 1].tolist())
+        start += n
+    return cands, refs
 
 
 def best_over_references(prf: torch.Tensor, counts: list[int]) -> torch.Tensor:

@@ -20,10 +20,11 @@ import torch
 from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import model_limit, warn_truncated
 from course_lib.bertscore.inputs import check_count, check_inputs, check_text_unicode
+from course_lib.bertscore.matching import warn_empty
 from course_lib.bertscore.setting import Setting, resolve_setting
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
-from course_lib.engine.pairs import best_over_references, match_pairs
+from course_lib.engine.pairs import best_over_references, empty_by_candidate, match_pairs
 from course_lib.engine.store import SentenceStore
 from course_lib.engine.streaming import Progress, chunks
 
@@ -93,6 +94,7 @@ def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, v
     progress = Progress(len(flat_cands), verbose)
     # made outside inference_mode: the scores returned are ordinary tensors a user may change in place
     prf = torch.empty((n_layers + 1, len(flat_cands), 3) if all_layers else (len(flat_cands), 3))
+    empty = torch.zeros(len(flat_cands), 2, dtype=torch.bool)  # which pairs' texts are empty
     buffer = packing.Buffer()  # one block of memory for every chunk's vectors
     with torch.inference_mode(), progress.bar:
         for pairs, sentences, ids, cut in chunks(tokenizer, flat_cands, flat_refs, floats_per_token):
@@ -102,12 +104,13 @@ def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, v
             store.add(sentences, progress.embedded, ids=ids, buffer=buffer)
             cand_numbers = torch.tensor([store.index[flat_cands[k]] for k in pairs], dtype=torch.long)
             ref_numbers = torch.tensor([store.index[flat_refs[k]] for k in pairs], dtype=torch.long)
-            prf[..., pairs, :] = match_pairs(store, cand_numbers, ref_numbers, exclude_special)
+            prf[..., pairs, :], empty[pairs] = match_pairs(store, cand_numbers, ref_numbers, exclude_special)
             progress.matched()
             del store
     del buffer
     if truncated:
         warn_truncated(truncated, model_limit(tokenizer))
+    warn_empty(*empty_by_candidate(empty, [len(g) for g in groups]))  # naming each empty text
 
     if len(flat_cands) > len(cands):  # several references: best P, R, F separately
         prf = best_over_references(prf, [len(g) for g in groups])
