@@ -10,7 +10,7 @@ import pandas as pd
 
 from course_lib.evaluation import correlation, datasets
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, run
 
 
 def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
@@ -134,11 +134,18 @@ def sentences(text: str) -> list[str]:
 def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
     """Fresh data for 8.4: (summaries, references). One summary of at least three sentences for each of
     the first n SummEval articles from article 51 on (chapter 08 scores only articles 1-50), against
-    that article's first reference."""
+    that article's first reference. In grading mode, hidden data drawn with the grading seed."""
     docs, summaries = datasets.summeval()
     later = docs.iloc[50:]
     part = summaries[summaries["doc_id"].isin(later["doc_id"])]
-    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)].groupby("doc_id").head(1).head(n)
+    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)]
+    if grading():  # hidden data: a seeded summary of each article, against a seeded one of its references
+        seed = hidden_rng("8.4").randrange(2 ** 31)
+        part = part.sample(frac=1, random_state=seed).groupby("doc_id", sort=False).head(1).head(n)
+        rng = np.random.default_rng(seed)
+        ref_of = {d: refs[int(rng.integers(len(refs)))] for d, refs in zip(docs["doc_id"], docs["refs"])}
+        return part["summary"].tolist(), [ref_of[d] for d in part["doc_id"]]
+    part = part.groupby("doc_id").head(1).head(n)
     first_ref = {d: refs[0] for d, refs in zip(docs["doc_id"], docs["refs"])}
     return part["summary"].tolist(), [first_ref[d] for d in part["doc_id"]]
 
@@ -203,7 +210,11 @@ TRANSFORMS_8_5 = {
 
 def data_8_5() -> tuple[np.ndarray, np.ndarray]:
     """Fresh data for 8.5: 60 segments' metric scores x (some below 0, as rescaled scores can be) and
-    human scores y."""
+    human scores y. In grading mode, hidden data drawn with the grading seed (every x above 0)."""
+    if grading():  # hidden data: every x above 0, so squaring keeps their order (the published x has some below)
+        rng = np.random.default_rng(hidden_rng("8.5").randrange(2 ** 32))
+        x = rng.uniform(0.05, 0.9, 60)
+        return x, 2 * x + rng.normal(0.0, 0.3, 60)
     rng = np.random.default_rng(85)
     x = rng.uniform(-0.6, 0.9, 60)
     return x, 2 * x + rng.normal(0.0, 0.3, 60)
@@ -247,10 +258,14 @@ def check_8_5(answer, hint: int = 1) -> bool:
 
 def data_8_6() -> pd.DataFrame:
     """Fresh data for 8.6: 150 segments, 30 source sentences (`src`) translated by 5 systems (`system`), rows
-    shuffled; the human score (`human`) depends mostly on the source sentence, little on the system."""
-    rng = np.random.default_rng(86)
+    shuffled; the human score (`human`) depends mostly on the source sentence, little on the system. In grading
+    mode, hidden data drawn with the grading seed (source effects 3-5 times smaller)."""
+    rng, sd_src = np.random.default_rng(86), 0.8
+    if grading():  # hidden data: sources differ less, so the ratio is about 1.2-1.6, not the published 2.07
+        seeded = hidden_rng("8.6")
+        rng, sd_src = np.random.default_rng(seeded.randrange(2 ** 32)), seeded.uniform(0.15, 0.3)
     src, system = np.repeat(np.arange(30), 5), np.tile(np.arange(5), 30)
-    human = rng.normal(0.0, 0.8, 30)[src] + rng.normal(0.0, 0.05, 5)[system] + rng.normal(0.0, 0.4, 150)
+    human = rng.normal(0.0, sd_src, 30)[src] + rng.normal(0.0, 0.05, 5)[system] + rng.normal(0.0, 0.4, 150)
     return pd.DataFrame({"src": [f"s{s:02d}" for s in src], "system": [f"sys-{'ABCDE'[k]}" for k in system],
                          "human": human.round(3)}).sample(frac=1, random_state=86).reset_index(drop=True)
 
