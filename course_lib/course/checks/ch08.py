@@ -134,13 +134,21 @@ def sentences(text: str) -> list[str]:
 def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
     """Fresh data for 8.4: (summaries, references). One summary of at least three sentences for each of
     the first n SummEval articles from article 51 on (chapter 08 scores only articles 1-50), against
-    that article's first reference. In grading mode, hidden data drawn with the grading seed."""
+    that article's first reference. In grading mode, hidden data drawn with the grading seed
+    (`_hidden_seed_8_4`)."""
+    summaries, refs = _order_data(n, _hidden_seed_8_4(n) if grading() else None)
+    return list(summaries), list(refs)  # copies: the cached lists stay as drawn
+
+
+@functools.lru_cache(maxsize=None)
+def _order_data(n: int, seed: int | None) -> tuple[list[str], list[str]]:
+    """order_test_data's rows: seed None, the published ones (each article's first summary and first
+    reference); a seed, a seeded summary of each article against a seeded one of its references."""
     docs, summaries = datasets.summeval()
     later = docs.iloc[50:]
     part = summaries[summaries["doc_id"].isin(later["doc_id"])]
     part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)]
-    if grading():  # hidden data: a seeded summary of each article, against a seeded one of its references
-        seed = hidden_rng("8.4").randrange(2 ** 31)
+    if seed is not None:
         part = part.sample(frac=1, random_state=seed).groupby("doc_id", sort=False).head(1).head(n)
         rng = np.random.default_rng(seed)
         ref_of = {d: refs[int(rng.integers(len(refs)))] for d, refs in zip(docs["doc_id"], docs["refs"])}
@@ -150,19 +158,45 @@ def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
     return part["summary"].tolist(), [first_ref[d] for d in part["doc_id"]]
 
 
+def _f_drop(summaries, refs) -> float:
+    """BERTScore F's mean relative drop, (before - after) / before per summary, when the sentences of each
+    summary are reversed."""
+    import course_lib
+
+    reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
+    before, after = course_lib.score(summaries, refs)[2], course_lib.score(reversed_, refs)[2]
+    return float(((before - after) / before).mean())
+
+
+def _tolerance_8_4(want: float) -> float:
+    """How far f_drop_8_4 may be from the right value. Learning: 25% of it (plus 0.002). Grading: 2% (plus
+    1e-4) -- the drop moves by about 30% from one set of summaries to another, so the learning tolerance
+    would let the published number pass on hidden data; the right code gives the value to about 1e-6."""
+    return 0.02 * abs(want) + 1e-4 if grading() else 0.25 * abs(want) + 0.002
+
+
+@functools.lru_cache(maxsize=None)
+def _hidden_seed_8_4(n: int) -> int:
+    """The grading seed's draw for 8.4, drawn again while the published drop would pass on it."""
+    published = _f_drop(*_order_data(n, None))
+    rng = hidden_rng("8.4")
+    while True:
+        seed = rng.randrange(2 ** 31)
+        want = _f_drop(*_order_data(n, seed))
+        if abs(published - want) > _tolerance_8_4(want):
+            return seed
+
+
 @functools.lru_cache(maxsize=1)
 def _expected_8_4() -> tuple[str, float, float]:
     """(the metric with the larger mean relative drop, BERTScore F's mean relative drop, ROUGE-L's), when
     each summary of `order_test_data` has its sentences in reverse order. Relative drop: (before - after) /
     before, per summary, then the mean."""
-    import course_lib
     from course_lib.lexical.rouge import rouge_l
 
     summaries, refs = order_test_data()
     reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
-    _, _, before = course_lib.score(summaries, refs)
-    _, _, after = course_lib.score(reversed_, refs)
-    f_drop = float(((before - after) / before).mean())
+    f_drop = _f_drop(summaries, refs)
     r_before = np.array([rouge_l(s, r).fmeasure for s, r in zip(summaries, refs)])
     r_after = np.array([rouge_l(s, r).fmeasure for s, r in zip(reversed_, refs)])
     rouge_drop = float(((r_before - r_after) / r_before).mean())
@@ -184,7 +218,7 @@ def check_8_4(answer, f_drop=None, hint: int = 1) -> bool:
         value = float(f_drop)
         assert abs(value) < 1, (f"f_drop_8_4 = {value:.3f}: a relative drop is (before - after) / before, "
                                 "a share, not a percentage")
-        assert abs(value - want_f) < 0.25 * abs(want_f) + 0.002, (
+        assert abs(value - want_f) < _tolerance_8_4(want_f), (
             f"f_drop_8_4 = {value:.4f} is not BERTScore F's mean relative drop on order_test_data(): score the "
             "original and the reversed summaries against the same references, (before - after) / before per "
             "summary, then the mean")
