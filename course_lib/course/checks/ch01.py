@@ -9,7 +9,7 @@ from course_lib.lexical.perplexity import perplexity
 from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
 from course_lib.lexical.rouge import lcs_length, rouge_l, rouge_n, tokenize
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, hidden_rows, run
 
 # (candidate, reference) pairs, tokenized by whitespace in 1.1 and by ROUGE's tokenizer in 1.3
 PAIRS = [
@@ -145,12 +145,15 @@ def _preferences() -> dict[str, str]:
     return {"ROUGE-1": max(r1, key=r1.get), "BLEU": max(bleu, key=bleu.get)}
 
 
-def _rouge_only_matches() -> set[str]:
-    """Reference words that ROUGE-1 matches in some candidate but BLEU's 13a tokens do not."""
-    ref13 = set(tokenize_13a(HOLIDAY_REFERENCE))
+def _rouge_only_matches(reference: str | None = None, candidates: dict | None = None) -> set[str]:
+    """Reference words that ROUGE-1 matches in some candidate but BLEU's 13a tokens do not
+    (HOLIDAY_REFERENCE and HOLIDAY_CANDIDATES unless given)."""
+    reference = HOLIDAY_REFERENCE if reference is None else reference
+    candidates = HOLIDAY_CANDIDATES if candidates is None else candidates
+    ref13 = set(tokenize_13a(reference))
     words = set()
-    for cand in HOLIDAY_CANDIDATES.values():
-        rouge_shared = set(tokenize(cand)) & set(tokenize(HOLIDAY_REFERENCE))
+    for cand in candidates.values():
+        rouge_shared = set(tokenize(cand)) & set(tokenize(reference))
         words |= {w for w in rouge_shared if w not in set(tokenize_13a(cand)) or w not in ref13}
     return words
 
@@ -220,3 +223,38 @@ def check_1_7(concordant, discordant=None, tau_b=None, hint: int = 1) -> bool:
                             "C - D by sqrt(pairs not tied in x * pairs not tied in y).",
                code="c, d = concordant, discordant; tx, ty = pairs tied in the metric only, in the ratings only; "
                     "tau_b = (c - d) / math.sqrt((c + d + tx) * (c + d + ty))", level=hint)
+
+
+def _hidden_data():
+    """In grading mode the value exercises (1.5, 1.7) run on data drawn with the grading seed, which no
+    release holds: answers copied from the solutions do not pass, the right code does.
+    1.5: a WMT16 reference (lowercased, no final mark, as the published one) and two candidates: that
+    row's system output and the reference's first words, capitalised as a sentence starts (so ROUGE-1,
+    which lowercases, matches a word that BLEU's 13a tokens miss). Drawn again while a published
+    answer word is among the answers. 1.7: six systems' metric scores and ratings with ties on both sides,
+    drawn again while the published pair counts would still be right."""
+    published_c, published_d = _pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)[:2]
+    published_words = _rouge_only_matches()
+    k = 0
+    while True:
+        row = hidden_rows(f"1.5:{k}", 1, where=lambda r: 5 <= len(r["ref"].split()))[0]
+        k += 1
+        words = row["ref"].rstrip(".!?").split()
+        reference = " ".join(words).lower()
+        short = " ".join(words[:max(2, len(words) // 2)]).lower().capitalize() + "."
+        found = _rouge_only_matches(reference, {"A": row["mt"], "B": short})
+        if found and not found & published_words:
+            break
+    rng = hidden_rng("1.7")
+    while True:
+        metric = [round(rng.uniform(0.2, 0.7), 2) for _ in range(6)]
+        metric[rng.randrange(1, 6)] = metric[0]  # a tie in the metric
+        human = [rng.randint(1, 5) for _ in range(6)]
+        c, d, tx, ty, _ = _pair_counts(metric, human)
+        if ty and c + d > 0 and (c, d) != (published_c, published_d):
+            break
+    return (reference, {"A": row["mt"], "B": short}), (metric, human)
+
+
+if grading():
+    (HOLIDAY_REFERENCE, HOLIDAY_CANDIDATES), (SYSTEMS_METRIC, SYSTEMS_HUMAN) = _hidden_data()

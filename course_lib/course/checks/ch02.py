@@ -11,7 +11,7 @@ from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, run
 
 
 
@@ -167,9 +167,10 @@ CAT_PAIRS = {"A": ("My cat is asleep.", "Our cat was hungry."),
              "F": ("Cat food is here.", "cat is here.")}
 
 
-def _identical_at_layer_0() -> set[str]:
-    """Labels of CAT_PAIRS whose two "cat" vectors are the same at layer 0 (cosine 1)."""
-    return {k for k, (a, b) in CAT_PAIRS.items() if _cosines_by_layer(a, b, "cat")[0] > 1 - 1e-6}
+def _identical_at_layer_0(pairs: dict | None = None) -> set[str]:
+    """Labels of `pairs` (CAT_PAIRS unless given) whose two "cat" vectors are the same at layer 0 (cosine 1)."""
+    pairs = CAT_PAIRS if pairs is None else pairs
+    return {k for k, (a, b) in pairs.items() if _cosines_by_layer(a, b, "cat")[0] > 1 - 1e-6}
 
 
 def _labels(answer) -> set[str]:
@@ -192,3 +193,43 @@ def check_2_5(answer, hint: int = 1) -> bool:
                             "pieces), not in words.",
                code="{k for k, (a, b) in ch02.CAT_PAIRS.items() if tokens(tokenizer, a).index(\"cat\") == "
                     "tokens(tokenizer, b).index(\"cat\")}", level=hint)
+
+
+# Grading mode: words with two senses that no release prints (2.4 draws five of them).
+_HIDDEN_SENSES = {
+    "bank": ("We sat on the grassy bank of the river.", "She opened an account at the bank."),
+    "seal": ("A seal swam past the fishing boat.", "Break the seal before you open the jar."),
+    "match": ("He struck a match to light the candle.", "The match ended in a draw."),
+    "trunk": ("The elephant lifted its trunk.", "Put the suitcase in the trunk of the car."),
+    "rock": ("She climbed the huge rock by the sea.", "They listened to loud rock all night."),
+    "fan": ("Turn on the fan, it is hot.", "He is a big fan of that team."),
+    "light": ("The box was light enough to carry.", "Switch off the light before you leave."),
+    "ring": ("She wore a gold ring on her finger.", "I heard the phone ring twice."),
+    "bow": ("The violinist picked up her bow.", "The actors took a bow at the end."),
+    "pen": ("The pigs were kept in a muddy pen.", "Sign the form with a blue pen."),
+}
+_CAT_PREFIXES = ["The", "My", "Our old", "Yesterday, the", "I think the", "See the", "Look, the", "A",
+                 "Unbelievably, the", "It's the", "Her lazy", "Cats? The", "Every morning the", "This"]
+_CAT_SUFFIXES = ["sat.", "slept.", "is here.", "was hungry.", "left.", "ran away.", "purrs loudly."]
+
+
+def _hidden_data():
+    """In grading mode the value exercises (2.4, 2.5) run on pairs drawn with the grading seed, which no
+    release holds: answers copied from the solutions do not pass, the right code does. 2.4: five words of
+    _HIDDEN_SENSES (none of the published words). 2.5: six pairs of sentences with "cat" after seeded
+    prefixes, drawn again until the labels with identical layer-0 vectors differ from the published
+    ones and are neither none nor all."""
+    rng = hidden_rng("2.4")
+    senses = {w: _HIDDEN_SENSES[w] for w in rng.sample(sorted(_HIDDEN_SENSES), 5)}
+    published = _identical_at_layer_0(CAT_PAIRS)
+    rng = hidden_rng("2.5")
+    while True:
+        pairs = {k: tuple(f"{rng.choice(_CAT_PREFIXES)} cat {rng.choice(_CAT_SUFFIXES)}" for _ in range(2))
+                 for k in "ABCDEF"}
+        want = _identical_at_layer_0(pairs)
+        if want != published and 0 < len(want) < len(pairs):
+            return senses, pairs
+
+
+if grading():
+    SENSE_PAIRS, CAT_PAIRS = _hidden_data()

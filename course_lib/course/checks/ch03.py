@@ -10,7 +10,7 @@ from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
-from . import forbid, run
+from . import forbid, grading, hidden_rows, run
 
 # Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
 # a temperature).
@@ -196,3 +196,21 @@ def check_3_4(answer, padding=None, hint: int = 1) -> bool:
                     "for c, r in ch03.NEIGHBOURS]; answer_3_4 = [float(b - a) for b, a in zip(batch, alone)]; n_c = "
                     "[len(tokens(tokenizer, c)) for c in cs]; n_r = [len(tokens(tokenizer, r)) for r in rs]; "
                     "padding_3_4 = [(max(n_c) - a, max(n_r) - b) for a, b in zip(n_c, n_r)]", level=hint)
+
+
+def _hidden_data():
+    """In grading mode the value exercises (3.1, 3.4) run on WMT16 texts drawn with the grading seed,
+    which no release holds: answers copied from the solutions do not pass, the right code does.
+    3.1: two references. 3.4: three pairs shaped as the published ones -- the first short on both
+    sides, the second with the longest candidate, the third with the longest reference."""
+    count = [r["ref"] for r in hidden_rows("3.1", 2, max_words=12)]
+    short = hidden_rows("3.4", 3, max_words=6, where=lambda r: len(r["mt"].split()) <= 6)
+    long_ = hidden_rows("3.4:long", 2, max_words=60, where=lambda r: len(r["ref"].split()) >= 22
+                        and len(r["mt"].split()) >= 22)
+    neighbours = [(short[0]["mt"], short[0]["ref"]), (long_[0]["mt"], short[1]["ref"]),
+                  (short[2]["mt"], long_[1]["ref"])]
+    return count, neighbours
+
+
+if grading():
+    COUNT_SENTENCES, NEIGHBOURS = _hidden_data()

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import torch
 
-from . import close, run
+from . import close, grading, hidden_rng, run
 
 
 def _normalise(answer) -> str:
@@ -31,11 +31,16 @@ def _one_number(x) -> float | None:
 
 def batches_7_4() -> dict[str, list[str]]:
     """Two batches of 15 WMT16 pairs the chapter never scores (cs-en, then fi-en, in file order):
-    {"a_cands", "a_refs", "b_cands", "b_refs"}."""
+    {"a_cands", "a_refs", "b_cands", "b_refs"}. In grading mode, hidden batches: 15 cs-en and 15 fi-en
+    pairs from seeded places past the published ones (drawn with the grading seed)."""
     from course_lib.evaluation import datasets
 
     wmt = datasets.wmt16()
-    a, b = wmt[wmt.lp == "cs-en"].head(15), wmt[wmt.lp == "fi-en"].head(15)
+    a, b = wmt[wmt.lp == "cs-en"], wmt[wmt.lp == "fi-en"]
+    if grading():
+        rng = hidden_rng("7.4")
+        a, b = (x.iloc[15:].sample(15, random_state=rng.randrange(2 ** 31)) for x in (a, b))
+    a, b = a.head(15), b.head(15)
     return {"a_cands": a.mt.tolist(), "a_refs": a.ref.tolist(), "b_cands": b.mt.tolist(), "b_refs": b.ref.tolist()}
 
 

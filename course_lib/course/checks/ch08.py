@@ -10,7 +10,7 @@ import pandas as pd
 
 from course_lib.evaluation import correlation, datasets
 
-from . import close, forbid, run
+from . import close, forbid, grading, hidden_rng, run
 
 
 def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
@@ -134,13 +134,57 @@ def sentences(text: str) -> list[str]:
 def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
     """Fresh data for 8.4: (summaries, references). One summary of at least three sentences for each of
     the first n SummEval articles from article 51 on (chapter 08 scores only articles 1-50), against
-    that article's first reference."""
+    that article's first reference. In grading mode, hidden data drawn with the grading seed
+    (`_hidden_seed_8_4`)."""
+    summaries, refs = _order_data(n, _hidden_seed_8_4(n) if grading() else None)
+    return list(summaries), list(refs)  # copies: the cached lists stay as drawn
+
+
+@functools.lru_cache(maxsize=None)
+def _order_data(n: int, seed: int | None) -> tuple[list[str], list[str]]:
+    """order_test_data's rows: seed None, the published ones (each article's first summary and first
+    reference); a seed, a seeded summary of each article against a seeded one of its references."""
     docs, summaries = datasets.summeval()
     later = docs.iloc[50:]
     part = summaries[summaries["doc_id"].isin(later["doc_id"])]
-    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)].groupby("doc_id").head(1).head(n)
+    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)]
+    if seed is not None:
+        part = part.sample(frac=1, random_state=seed).groupby("doc_id", sort=False).head(1).head(n)
+        rng = np.random.default_rng(seed)
+        ref_of = {d: refs[int(rng.integers(len(refs)))] for d, refs in zip(docs["doc_id"], docs["refs"])}
+        return part["summary"].tolist(), [ref_of[d] for d in part["doc_id"]]
+    part = part.groupby("doc_id").head(1).head(n)
     first_ref = {d: refs[0] for d, refs in zip(docs["doc_id"], docs["refs"])}
     return part["summary"].tolist(), [first_ref[d] for d in part["doc_id"]]
+
+
+def _f_drop(summaries, refs) -> float:
+    """BERTScore F's mean relative drop, (before - after) / before per summary, when the sentences of each
+    summary are reversed."""
+    import course_lib
+
+    reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
+    before, after = course_lib.score(summaries, refs)[2], course_lib.score(reversed_, refs)[2]
+    return float(((before - after) / before).mean())
+
+
+def _tolerance_8_4(want: float) -> float:
+    """How far f_drop_8_4 may be from the right value. Learning: 25% of it (plus 0.002). Grading: 2% (plus
+    1e-4) -- the drop moves by about 30% from one set of summaries to another, so the learning tolerance
+    would let the published number pass on hidden data; the right code gives the value to about 1e-6."""
+    return 0.02 * abs(want) + 1e-4 if grading() else 0.25 * abs(want) + 0.002
+
+
+@functools.lru_cache(maxsize=None)
+def _hidden_seed_8_4(n: int) -> int:
+    """The grading seed's draw for 8.4, drawn again while the published drop would pass on it."""
+    published = _f_drop(*_order_data(n, None))
+    rng = hidden_rng("8.4")
+    while True:
+        seed = rng.randrange(2 ** 31)
+        want = _f_drop(*_order_data(n, seed))
+        if abs(published - want) > _tolerance_8_4(want):
+            return seed
 
 
 @functools.lru_cache(maxsize=1)
@@ -148,14 +192,11 @@ def _expected_8_4() -> tuple[str, float, float]:
     """(the metric with the larger mean relative drop, BERTScore F's mean relative drop, ROUGE-L's), when
     each summary of `order_test_data` has its sentences in reverse order. Relative drop: (before - after) /
     before, per summary, then the mean."""
-    import course_lib
     from course_lib.lexical.rouge import rouge_l
 
     summaries, refs = order_test_data()
     reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
-    _, _, before = course_lib.score(summaries, refs)
-    _, _, after = course_lib.score(reversed_, refs)
-    f_drop = float(((before - after) / before).mean())
+    f_drop = _f_drop(summaries, refs)
     r_before = np.array([rouge_l(s, r).fmeasure for s, r in zip(summaries, refs)])
     r_after = np.array([rouge_l(s, r).fmeasure for s, r in zip(reversed_, refs)])
     rouge_drop = float(((r_before - r_after) / r_before).mean())
@@ -177,7 +218,7 @@ def check_8_4(answer, f_drop=None, hint: int = 1) -> bool:
         value = float(f_drop)
         assert abs(value) < 1, (f"f_drop_8_4 = {value:.3f}: a relative drop is (before - after) / before, "
                                 "a share, not a percentage")
-        assert abs(value - want_f) < 0.25 * abs(want_f) + 0.002, (
+        assert abs(value - want_f) < _tolerance_8_4(want_f), (
             f"f_drop_8_4 = {value:.4f} is not BERTScore F's mean relative drop on order_test_data(): score the "
             "original and the reversed summaries against the same references, (before - after) / before per "
             "summary, then the mean")
@@ -203,7 +244,11 @@ TRANSFORMS_8_5 = {
 
 def data_8_5() -> tuple[np.ndarray, np.ndarray]:
     """Fresh data for 8.5: 60 segments' metric scores x (some below 0, as rescaled scores can be) and
-    human scores y."""
+    human scores y. In grading mode, hidden data drawn with the grading seed (every x above 0)."""
+    if grading():  # hidden data: every x above 0, so squaring keeps their order (the published x has some below)
+        rng = np.random.default_rng(hidden_rng("8.5").randrange(2 ** 32))
+        x = rng.uniform(0.05, 0.9, 60)
+        return x, 2 * x + rng.normal(0.0, 0.3, 60)
     rng = np.random.default_rng(85)
     x = rng.uniform(-0.6, 0.9, 60)
     return x, 2 * x + rng.normal(0.0, 0.3, 60)
@@ -247,10 +292,14 @@ def check_8_5(answer, hint: int = 1) -> bool:
 
 def data_8_6() -> pd.DataFrame:
     """Fresh data for 8.6: 150 segments, 30 source sentences (`src`) translated by 5 systems (`system`), rows
-    shuffled; the human score (`human`) depends mostly on the source sentence, little on the system."""
-    rng = np.random.default_rng(86)
+    shuffled; the human score (`human`) depends mostly on the source sentence, little on the system. In grading
+    mode, hidden data drawn with the grading seed (source effects 3-5 times smaller)."""
+    rng, sd_src = np.random.default_rng(86), 0.8
+    if grading():  # hidden data: sources differ less, so the ratio is about 1.2-1.6, not the published 2.07
+        seeded = hidden_rng("8.6")
+        rng, sd_src = np.random.default_rng(seeded.randrange(2 ** 32)), seeded.uniform(0.15, 0.3)
     src, system = np.repeat(np.arange(30), 5), np.tile(np.arange(5), 30)
-    human = rng.normal(0.0, 0.8, 30)[src] + rng.normal(0.0, 0.05, 5)[system] + rng.normal(0.0, 0.4, 150)
+    human = rng.normal(0.0, sd_src, 30)[src] + rng.normal(0.0, 0.05, 5)[system] + rng.normal(0.0, 0.4, 150)
     return pd.DataFrame({"src": [f"s{s:02d}" for s in src], "system": [f"sys-{'ABCDE'[k]}" for k in system],
                          "human": human.round(3)}).sample(frac=1, random_state=86).reset_index(drop=True)
 

@@ -14,7 +14,7 @@ import pandas as pd
 from course_lib.evaluation import datasets
 from course_lib.paths import DATA
 
-from . import ForbiddenCall, close, forbid, run
+from . import ForbiddenCall, close, forbid, grading, hidden_rng, run
 
 QA_DIR = "practice"
 
@@ -207,11 +207,16 @@ def _qa_frame():
 
 def padded_answers() -> tuple[list[str], list[str], list[str]]:
     """Fresh data for 9.4: (grounded answers, padded answers, expected answers), in question order. A padded
-    answer is the grounded answer followed by the expected answer of the next question (true, off-topic)."""
+    answer is the grounded answer followed by the expected answer of the next question (true, off-topic); in
+    grading mode, by the expected answers of two other questions drawn with the grading seed (hidden data)."""
     qa = _qa_frame()
     grounded = qa[qa["system"] == "grounded"].sort_values("qid")
     expected = grounded["expected"].tolist()
     padded = [f"{a} {expected[(i + 1) % len(expected)]}" for i, a in enumerate(grounded["answer"])]
+    if grading():  # hidden data: two other questions' expected answers appended, drawn with the grading seed
+        rng = hidden_rng("9.4")
+        padded = [" ".join([a] + [expected[j] for j in rng.sample([j for j in range(len(expected)) if j != i], 2)])
+                  for i, a in enumerate(grounded["answer"])]
     return grounded["answer"].tolist(), padded, expected
 
 
@@ -273,8 +278,9 @@ def edits_9_5(per_kind: int = 12):
         elif len(caps) == 2 and caps[0] != caps[1]:
             rows.append(("names", s, swap(s, rf"\b(?:{caps[0]}|{caps[1]})\b", *caps)))
     edits = pd.DataFrame(rows, columns=["kind", "original", "edited"])
-    edits = edits.groupby("kind").sample(per_kind, random_state=95)  # then shuffled: no kind in a block
-    return edits.sample(frac=1, random_state=95).reset_index(drop=True)
+    seed = hidden_rng("9.5").randrange(2 ** 32) if grading() else 95  # grading mode: a hidden sample
+    edits = edits.groupby("kind").sample(per_kind, random_state=seed)  # then shuffled: no kind in a block
+    return edits.sample(frac=1, random_state=seed).reset_index(drop=True)
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,254 @@
+"""Value exercises of chapters 01-03 and 06-09 are graded on hidden data (issue 30), without nbgrader.
+
+For each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's
+module gives) is run twice in fresh processes: in learning mode, where it computes the numbers the
+solution notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading
+seed), where it computes the right answer on the hidden data. In grading mode the right answer must pass
+and the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py
+with nbgrader's real commands; chapter 10's and 6.3, 7.3, 7.5's answers are read-offs (see
+course_lib/course/checks/__init__.py) and are not here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The solution notebooks' code for each value exercise, run on the module's data of the current mode.
+# Each `answer_X()` returns the positional arguments of check_X after the student's function (if any).
+SOLUTIONS = r'''
+import math
+from itertools import combinations
+
+import numpy as np
+import torch
+
+import course_lib
+from course_lib.bertscore.embeddings import tokens
+from course_lib.model import load
+
+
+def answer_1_5():
+    from course_lib.lexical import rouge
+    from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
+    from course_lib.course.checks import ch01
+
+    r1 = {k: rouge.rouge_n(c, ch01.HOLIDAY_REFERENCE, 1).fmeasure for k, c in ch01.HOLIDAY_CANDIDATES.items()}
+    bleu = {k: sentence_bleu(c, ch01.HOLIDAY_REFERENCE) for k, c in ch01.HOLIDAY_CANDIDATES.items()}
+    ref13 = tokenize_13a(ch01.HOLIDAY_REFERENCE)
+    words = sorted(w for c in ch01.HOLIDAY_CANDIDATES.values()
+                   for w in set(rouge.tokenize(c)) & set(rouge.tokenize(ch01.HOLIDAY_REFERENCE))
+                   if w not in tokenize_13a(c) or w not in ref13)
+    return [max(r1, key=r1.get), max(bleu, key=bleu.get), words[0]]
+
+
+def answer_1_7():
+    from course_lib.course.checks import ch01
+
+    x, y = ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN
+    c = d = nx = ny = 0
+    for i, j in combinations(range(len(x)), 2):
+        dx, dy = x[i] - x[j], y[i] - y[j]
+        nx += dx == 0
+        ny += dy == 0
+        if dx and dy:
+            c += (dx > 0) == (dy > 0)
+            d += (dx > 0) != (dy > 0)
+    n = len(x) * (len(x) - 1) // 2
+    return [c, d, (c - d) / math.sqrt((n - nx) * (n - ny))]
+
+
+def answer_2_4():
+    from course_lib.course.checks import ch02
+    from course_lib.teaching.contextual import word_cosine_by_layer
+
+    cos = {w: float(word_cosine_by_layer(a, b, w)[course_lib.DEFAULT_LAYER]) for w, (a, b) in ch02.SENSE_PAIRS.items()}
+    return [min(cos, key=cos.get)]
+
+
+def answer_2_5():
+    from course_lib.course.checks import ch02
+
+    tokenizer, _ = load()
+    return ["".join(sorted(k for k, (a, b) in ch02.CAT_PAIRS.items()
+                           if tokens(tokenizer, a).index("cat") == tokens(tokenizer, b).index("cat")))]
+
+
+def answer_3_1():
+    from course_lib.course.checks import ch03
+
+    tokenizer, _ = load()
+    return [[len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]]
+
+
+def answer_3_4():
+    from course_lib.course.checks import ch03
+    from course_lib.model import DEFAULT_LAYER
+    from course_lib.teaching import naive
+
+    tokenizer, _ = load()
+    cs, rs = [p[0] for p in ch03.NEIGHBOURS], [p[1] for p in ch03.NEIGHBOURS]
+    batch = naive.naive_pair_scores(cs, rs, layer=DEFAULT_LAYER)[2]
+    alone = torch.cat([naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2] for c, r in ch03.NEIGHBOURS])
+    n_c, n_r = [len(tokens(tokenizer, s)) for s in cs], [len(tokens(tokenizer, s)) for s in rs]
+    return [(batch - alone).tolist(), [[max(n_c) - a, max(n_r) - b] for a, b in zip(n_c, n_r)]]
+
+
+def answer_6_4():
+    from scipy.stats import spearmanr
+
+    from course_lib.bertscore import baseline as B
+    from course_lib.course.checks import ch06
+
+    b_F = float(B.read_baseline(B.default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER, 2])
+    _, _, F = course_lib.score(*ch06.pairs_6_4())
+    x = B.rescale(F, b_F)
+    return [{"spearman": float(spearmanr(F, x).statistic), "negative": int((x < 0).sum()),
+             "empty": float(B.rescale(torch.tensor(0.0), b_F))}]
+
+
+def answer_7_4():
+    import bert_score
+
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.course.checks import ch07
+    from course_lib.model import embedded_model_path
+
+    tokenizer, _ = load()
+    d = ch07.batches_7_4()
+    kept = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
+                                 idf_sents=d["a_refs"])
+    F_kept = kept.score(d["b_cands"], d["b_refs"])[2]
+    F_own = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=True)[2]
+    F_from_a = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=idf_weights(d["a_refs"], tokenizer))[2]
+    fixed = idf_weights(d["a_refs"] + d["b_refs"], tokenizer)
+    return [{"uses": "first" if (F_kept - F_from_a).abs().max() < 1e-5 else "second",
+             "max_change": (F_kept - F_own).abs().max().item(),
+             "fixed_mean_F": course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=fixed)[2].mean().item()}]
+
+
+def answer_8_4():
+    from course_lib.course.checks import ch08
+    from course_lib.lexical.rouge import rouge_l
+
+    s, r = ch08.order_test_data()
+    rev = [" ".join(ch08.sentences(t)[::-1]) for t in s]
+    before, after = course_lib.score(s, r)[2], course_lib.score(rev, r)[2]
+    f_drop = float(((before - after) / before).mean())
+    rb = np.array([rouge_l(a, b).fmeasure for a, b in zip(s, r)])
+    ra = np.array([rouge_l(a, b).fmeasure for a, b in zip(rev, r)])
+    return ["ROUGE-L" if float(((rb - ra) / rb).mean()) > f_drop else "BERTScore F", f_drop]
+
+
+def answer_8_5():
+    from scipy import stats
+
+    from course_lib.course.checks import ch08
+
+    x, y = ch08.data_8_5()
+    transforms = {"rescale": lambda v: (v - 0.36) / (1 - 0.36), "exp": np.exp, "square": np.square}
+    tests = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+    return [{name: sorted(c for c, fn in tests.items() if abs(fn(f(x), y).statistic - fn(x, y).statistic) < 1e-9)
+             for name, f in transforms.items()}]
+
+
+def cluster_interval(values, clusters, n_resamples=5000, seed=0):
+    values, clusters = np.asarray(values, dtype=float), np.asarray(clusters)
+    names = np.unique(clusters)
+    rows_of = [np.flatnonzero(clusters == name) for name in names]
+    rng = np.random.default_rng(seed)
+    means = [values[np.concatenate([rows_of[k] for k in rng.integers(0, len(names), size=len(names))])].mean()
+             for _ in range(n_resamples)]
+    low, high = np.quantile(means, [0.025, 0.975])
+    return float(low), float(high)
+
+
+def answer_8_6():
+    from course_lib.course.checks import ch08
+
+    df = ch08.data_8_6()
+    a, b = cluster_interval(df["human"], df["src"]), cluster_interval(df["human"], np.arange(len(df)))
+    return [(a[1] - a[0]) / (b[1] - b[0])]
+
+
+def answer_9_4():
+    from course_lib.course.checks import ch09
+
+    g, p, e = ch09.padded_answers()
+    P0, R0, _ = course_lib.score(g, e)
+    P1, R1, _ = course_lib.score(p, e)
+    p_drop = float(P0.mean() - P1.mean())
+    return ["recall" if abs(float(R0.mean() - R1.mean())) < abs(p_drop) else "precision", p_drop]
+
+
+def answer_9_5():
+    from course_lib.course.checks import ch09
+
+    e = ch09.edits_9_5().copy()
+    e["F"] = course_lib.score(e["edited"].tolist(), e["original"].tolist())[2].numpy()
+    means = e.groupby("kind")["F"].mean()
+    return [str(means.idxmax()), float(means.max())]
+
+
+FUNCTIONS = {"8.6": cluster_interval}  # the student's function, passed before the values
+'''
+
+RUN = r'''
+import importlib, json, os, sys
+exec(compile(open(sys.argv[1]).read(), "solutions", "exec"))
+exercises = sys.argv[2].split(",")
+if os.environ.get("COURSE_GRADING"):
+    from course_lib.course.checks import CheckFailed
+    published = json.loads(open(sys.argv[3]).read())
+    out = {}
+    for ex in exercises:
+        chapter, _ = ex.split(".")
+        module = importlib.import_module(f"course_lib.course.checks.ch{int(chapter):02d}")
+        check = getattr(module, "check_" + ex.replace(".", "_"))
+        head = [FUNCTIONS[ex]] if ex in FUNCTIONS else []
+        right = check(*head, *globals()["answer_" + ex.replace(".", "_")]())
+        try:
+            check(*head, *published[ex])
+            copied = "passed"
+        except CheckFailed:
+            copied = "failed"
+        out[ex] = {"right": right, "copied": copied}
+    print(json.dumps(out))
+else:
+    print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
+'''
+
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.4"], "07b": ["7.4"],
+            "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
+
+
+def _run(tmp_path, exercises, env_extra, published=None):
+    solutions, script = tmp_path / "solutions.py", tmp_path / "run.py"
+    solutions.write_text(SOLUTIONS)
+    script.write_text(RUN)
+    args = [sys.executable, str(script), str(solutions), ",".join(exercises)]
+    if published is not None:
+        (tmp_path / "published.json").write_text(json.dumps(published))
+        args.append(str(tmp_path / "published.json"))
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_GRADING", "COURSE_GRADING_SEED",
+                                                              "COURSE_CHECK_RESULTS", "COURSE_HINT")}
+    env.update(env_extra)
+    env["COURSE_CACHE"] = str(tmp_path / "cache")  # no attempts file of the user's is read or written
+    out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("chapter", sorted(CHAPTERS))
+def test_value_exercises_grade_the_code_on_hidden_data_not_the_published_numbers(chapter, tmp_path):
+    exercises = CHAPTERS[chapter]
+    published = _run(tmp_path, exercises, {})  # what a hard-coder copies from the solutions
+    grades = _run(tmp_path, exercises, {"COURSE_GRADING": "1", "COURSE_GRADING_SEED": "1"}, published)
+    for ex in exercises:
+        assert grades[ex] == {"right": True, "copied": "failed"}, (ex, grades[ex], published[ex])
