@@ -9,6 +9,7 @@ import pytest
 import torch
 from scipy import stats
 
+from course_lib.paths import DATA
 import course_lib
 from course_lib.engine import long_text
 from course_lib.course.checks import ch09
@@ -151,7 +152,7 @@ def test_9_5_on_fresh_edits(capsys):
     edits = ch09.edits_9_5()
     # fresh data: 12 automatic edits of each kind, none of section 7's sentences, each sentence once
     assert edits["kind"].value_counts().to_dict() == {"negation": 12, "numbers": 12, "names": 12}
-    section_7 = set(pd.read_csv(ch09.DATA / "practice" / "meaning_edits.csv")["original"])
+    section_7 = set(pd.read_csv(DATA / "practice" / "meaning_edits.csv")["original"])
     assert not section_7 & set(edits["original"]) and edits["original"].is_unique
     assert (edits["edited"] != edits["original"]).all()
     assert all(sorted(re.findall(r"\w+", e)) == sorted(re.findall(r"\w+", o)) for e, o in

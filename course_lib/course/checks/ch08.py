@@ -11,6 +11,7 @@ import pandas as pd
 from course_lib.evaluation import correlation, datasets
 
 from . import close, forbid, grading, hidden_rng, run
+from .ch08_data import _f_drop, _tolerance_8_4, order_test_data, sentences  # noqa: F401 (ch08.*)
 
 
 def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
@@ -123,69 +124,6 @@ def check_8_3(auc, hint: int = 1) -> bool:
 
 
 # ---------------------------------------------------------------- 8.4: does order matter? (fresh data)
-
-def sentences(text: str) -> list[str]:
-    """A SummEval summary's sentences (split after ., ! or ? followed by a space)."""
-    import re
-
-    return [s for s in re.split(r"(?<=[.!?])\s+", str(text).strip()) if s]
-
-
-def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
-    """Fresh data for 8.4: (summaries, references). One summary of at least three sentences for each of
-    the first n SummEval articles from article 51 on (chapter 08 scores only articles 1-50), against
-    that article's first reference. In grading mode, hidden data drawn with the grading seed
-    (`_hidden_seed_8_4`)."""
-    summaries, refs = _order_data(n, _hidden_seed_8_4(n) if grading() else None)
-    return list(summaries), list(refs)  # copies: the cached lists stay as drawn
-
-
-@functools.lru_cache(maxsize=None)
-def _order_data(n: int, seed: int | None) -> tuple[list[str], list[str]]:
-    """order_test_data's rows: seed None, the published ones (each article's first summary and first
-    reference); a seed, a seeded summary of each article against a seeded one of its references."""
-    docs, summaries = datasets.summeval()
-    later = docs.iloc[50:]
-    part = summaries[summaries["doc_id"].isin(later["doc_id"])]
-    part = part[part["summary"].map(lambda t: len(sentences(t)) >= 3)]
-    if seed is not None:
-        part = part.sample(frac=1, random_state=seed).groupby("doc_id", sort=False).head(1).head(n)
-        rng = np.random.default_rng(seed)
-        ref_of = {d: refs[int(rng.integers(len(refs)))] for d, refs in zip(docs["doc_id"], docs["refs"])}
-        return part["summary"].tolist(), [ref_of[d] for d in part["doc_id"]]
-    part = part.groupby("doc_id").head(1).head(n)
-    first_ref = {d: refs[0] for d, refs in zip(docs["doc_id"], docs["refs"])}
-    return part["summary"].tolist(), [first_ref[d] for d in part["doc_id"]]
-
-
-def _f_drop(summaries, refs) -> float:
-    """BERTScore F's mean relative drop, (before - after) / before per summary, when the sentences of each
-    summary are reversed."""
-    import course_lib
-
-    reversed_ = [" ".join(sentences(s)[::-1]) for s in summaries]
-    before, after = course_lib.score(summaries, refs)[2], course_lib.score(reversed_, refs)[2]
-    return float(((before - after) / before).mean())
-
-
-def _tolerance_8_4(want: float) -> float:
-    """How far f_drop_8_4 may be from the right value. Learning: 25% of it (plus 0.002). Grading: 2% (plus
-    1e-4) -- the drop moves by about 30% from one set of summaries to another, so the learning tolerance
-    would let the published number pass on hidden data; the right code gives the value to about 1e-6."""
-    return 0.02 * abs(want) + 1e-4 if grading() else 0.25 * abs(want) + 0.002
-
-
-@functools.lru_cache(maxsize=None)
-def _hidden_seed_8_4(n: int) -> int:
-    """The grading seed's draw for 8.4, drawn again while the published drop would pass on it."""
-    published = _f_drop(*_order_data(n, None))
-    rng = hidden_rng("8.4")
-    while True:
-        seed = rng.randrange(2 ** 31)
-        want = _f_drop(*_order_data(n, seed))
-        if abs(published - want) > _tolerance_8_4(want):
-            return seed
-
 
 @functools.lru_cache(maxsize=1)
 def _expected_8_4() -> tuple[str, float, float]:
