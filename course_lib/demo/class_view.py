@@ -46,7 +46,7 @@ class ClassView(_Shown):
             getattr(self, name).add_class(f"{CSS_PREFIX}-class-{name}")
         # the texts fold away (`editors_open=False`: the presenter's tab), so the ten answers fit one screen
         self.editors = w.Accordion([w.VBox([self.reference, self.answers])], titles=(EDIT_TITLE,),
-                                   selected_index=0 if editors_open else None, layout=w.Layout(width="100%"))
+                                   selected_index=0 if editors_open else None, layout=w.Layout(width="auto"))
         self.editors.add_class(f"{CSS_PREFIX}-class-editors")
         top = w.HBox([self.question, self.button, self.reset, self.busy],
                      layout=w.Layout(flex_flow="row wrap", align_items="center", width="100%"))

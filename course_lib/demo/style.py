@@ -87,9 +87,10 @@ CSS = f"""
   opacity: 0; animation: bsd-appear 0s linear 0.2s forwards; }}
 .bertscore-demo.bsd-relabel .bertscore-demo-busy:not(:has(.bsd-busy))::after {{ animation: none; opacity: 1; }}
 .bertscore-demo .bsd-rank td, .bertscore-demo .bsd-rank th {{ padding: 3px 8px; font-size: 16px; }}
-.bertscore-demo .bsd-rank td.answer {{ text-align: left; white-space: nowrap; }}
-.bertscore-demo .bsd-rank td {{ white-space: nowrap; }}
+.bertscore-demo .bsd-rank td.answer {{ text-align: left; }}
 .bertscore-demo .bsd-rank {{ line-height: 1.3; }}
+/* the presenter's page has the width for one line per answer: ten rows on one screen at 125% */
+.bertscore-demo-present .bsd-rank td {{ white-space: nowrap; }}
 .bertscore-demo-class-table {{ max-height: calc(100vh - 190px); min-height: 190px; overflow: auto; }}
 .bertscore-demo-present .lm-TabBar-tab, .bertscore-demo-present .p-TabBar-tab {{ font-size: 16px !important;
   min-height: 30px !important; line-height: 28px !important; }}

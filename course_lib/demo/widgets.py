@@ -77,7 +77,7 @@ class Demo(_Shown):
                                  style={"description_width": "3.5em"})
         self.button = w.Button(description="Score", button_style="primary",
                                tooltip="Score the texts (or Ctrl+Enter in a box)",
-                               layout=w.Layout(width="5.5em", margin="0 0 0 6px"))
+                               layout=w.Layout(width="4.6em", margin="0 0 0 6px"))
         self.busy = w.HTML()
         box = dict(layout=w.Layout(width="auto", height="3.1em", flex="1 1 auto"),
                    continuous_update=False, style={"description_width": "7.2em"})
