@@ -154,12 +154,12 @@ class Demo(_Shown):
                     self.corpus.value = kept["corpus"]
                 if isinstance(kept.get("idf"), bool):
                     self.idf.value = kept["idf"]
-                if kept.get("preset") in PRESETS:
-                    self.candidate.value, self.reference.value = PRESETS[kept["preset"]]
-                    self.preset.value = kept["preset"]
             finally:
                 self._filling = False
-            self.update()
+            if kept.get("preset") in PRESETS:
+                self.fill(*PRESETS[kept["preset"]])  # its texts, then the one draw
+            else:
+                self.update()
 
     def _on_preset(self, change) -> None:
         with ONE_AT_A_TIME:
