@@ -93,7 +93,9 @@ class Server:
         found = []
         for p in tree:
             try:
-                if "ipykernel_launcher" in " ".join(p.cmdline()):
+                line = " ".join(p.cmdline())
+                # a kernel, or, for make present, the stand-in of a kernel forked from the loaded process
+                if "ipykernel_launcher" in line or "forkserver.py kernel" in line:
                     found.append(p)
             except psutil.Error:  # ended meanwhile
                 pass

@@ -18,6 +18,8 @@ Kernels waiting in Voilà's pool of preheated kernels (`--preheat_kernel`) are n
 checks that before this class is asked). With a pool of one, a reload takes the waiting kernel
 (the page is there in seconds) and the pool runs the notebook in a fresh one for the next reload.
 
+(With `course_lib.demo.forkserver` a kernel is a fork of a loaded process and ready in about a
+second; what follows still holds where the kernels load the model themselves: macOS, Windows.)
 That fresh kernel waits until every other kernel has been idle for QUIET_S seconds: the first page
 arrives while the pool's first kernel is still loading the model, and Voilà refilled the pool one
 second later, so two kernels imported torch and loaded the model at once and, on two cores, the

@@ -16,7 +16,9 @@ one). Other extra arguments go to jupyter lab / voila.
 
 `present` keeps one kernel preheated: Voilà runs the presenter notebook in it before anyone asks,
 so the page (and a reload) comes at once; kernels whose page is gone are shut down
-(`course_lib.demo.kernels`). Its URL is printed once that kernel is registered (a page asked for
+(`course_lib.demo.kernels`). Its kernels are forks of one process that loaded the model while the
+server started (`course_lib.demo.forkserver`, Linux): a kernel is ready in about a second, so reloads
+in a row do not each wait for torch and the model. Its URL is printed once that kernel is registered (a page asked for
 earlier would get a kernel of its own, loading the model beside the pool's on the same cores).
 """
 from __future__ import annotations
@@ -36,6 +38,8 @@ import webbrowser
 from pathlib import Path
 
 KERNELS = Path(__file__).with_name("kernels.py")  # copied next to the served notebook, see command()
+FORKSERVER = Path(__file__).with_name("forkserver.py")  # the presenter's kernels are forks of a loaded process
+PRESENT_KERNEL = "bertscore-present"  # its kernel spec, written in the served folder (on JUPYTER_PATH)
 PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
 
 
@@ -79,7 +83,8 @@ def embed_ahead(classes) -> None:
 def presenter_notebook() -> dict:
     """A one-cell notebook that shows `presenter()` (what Voilà serves)."""
     return {"nbformat": 4, "nbformat_minor": 5,
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+            "metadata": {"kernelspec": {"name": PRESENT_KERNEL, "display_name": "BERTScore demo",
+                                        "language": "python"}},
             "cells": [{"cell_type": "code", "id": "widgets", "metadata": {}, "execution_count": None,
                        "outputs": [], "source": PRESENTER_SOURCE}]}
 
@@ -143,6 +148,7 @@ def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
         # importing it as course_lib.demo.kernels would import course_lib, and torch, into the server
         shutil.copy(KERNELS, folder / "bertscore_demo_kernels.py")
         write_template(folder)
+        write_kernel_spec(folder)
         return [sys.executable, "-m", "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
                 f"--Voila.root_dir={folder}", f"--port={port}", "--Voila.port_retries=0", "--no-browser",
                 f"--template={TEMPLATE}", *PRESENT_FLAGS, *extra]
@@ -174,6 +180,26 @@ def write_template(folder: Path) -> None:
     where.mkdir(parents=True)
     (where / "conf.json").write_text(json.dumps({"base_template": "lab"}))
     (where / "index.html.j2").write_text(TEMPLATE_INDEX)
+
+
+def write_kernel_spec(folder: Path) -> None:
+    """The presenter's kernel spec in `folder`/kernels: a fork of the loaded process (forkserver.py),
+    or an ordinary ipykernel where that process is missing (forkserver.py falls back by itself)."""
+    where = folder / "kernels" / PRESENT_KERNEL
+    where.mkdir(parents=True)
+    spec = {"argv": [sys.executable, str(FORKSERVER), "kernel", "-f", "{connection_file}"],
+            "display_name": "BERTScore demo", "language": "python", "interrupt_mode": "signal"}
+    (where / "kernel.json").write_text(json.dumps(spec))
+
+
+def start_forkserver(folder: Path, env: dict) -> subprocess.Popen | None:
+    """The process that loads the model once for every kernel of `make present` (Linux; elsewhere
+    the kernels load it themselves). Its socket's path goes into `env` (Voilà's, and so the kernels')."""
+    if not sys.platform.startswith("linux"):
+        return None
+    env["BERTSCORE_FORKSERVER"] = str(folder / "forkserver.sock")
+    return subprocess.Popen([sys.executable, str(FORKSERVER), "serve", env["BERTSCORE_FORKSERVER"]], env=env,
+                            stdin=subprocess.DEVNULL)
 
 
 def _forward(stream, out, pool_started: threading.Event) -> None:
@@ -252,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     if mode == "present":  # the kernel manager module and the template, both in the served folder
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
         env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(folder), os.environ.get("JUPYTER_PATH")]))
+    loaded = start_forkserver(folder, env) if mode == "present" else None  # loads while the server starts
     if mode == "lab":  # Run All saves the class-ranking figure: into the copy, not the course's figures/
         env["COURSE_FIGURES"] = str(folder / "figures")
     try:
@@ -259,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
         return serve(cmd, env, port, url_of(mode, port, token), "The demo", browser, pool=mode == "present")
     finally:
+        if loaded is not None:
+            loaded.terminate()
+            loaded.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
 
