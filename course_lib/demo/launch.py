@@ -14,11 +14,11 @@ the one URL to open, with its token, once the server listens, and opens the brow
 token as `...`). JUPYTER_PORT picks the port (default: Jupyter's 8888, Voilà's 8866, else a free
 one). Other extra arguments go to jupyter lab / voila.
 
-`present` keeps one kernel preheated: Voilà runs the presenter notebook in it before anyone asks,
-so the page (and a reload) comes at once; kernels whose page is gone are shut down
-(`course_lib.demo.kernels`). Its kernels are forks of one process that loaded the model while the
-server started (`course_lib.demo.forkserver`, Linux): a kernel is ready in about a second, so reloads
-in a row do not each wait for torch and the model. Its URL is printed once that kernel is registered (a page asked for
+`present`'s kernels are, on Linux, forks of one process that loaded the model while the server
+started (`course_lib.demo.forkserver`): each page's kernel is ready in about a second, so reloads in
+a row do not each wait for torch and the model; the URL is printed once that process is ready.
+Elsewhere one kernel is kept preheated: Voilà runs the presenter notebook in it before anyone asks.
+Kernels whose page is gone are shut down (`course_lib.demo.kernels`). Its URL is printed once that kernel is registered (a page asked for
 earlier would get a kernel of its own, loading the model beside the pool's on the same cores).
 """
 from __future__ import annotations
@@ -89,9 +89,12 @@ def presenter_notebook() -> dict:
                        "outputs": [], "source": PRESENTER_SOURCE}]}
 
 
-PRESENT_FLAGS = [  # Voilà: a pool of one preheated kernel, and no kernel outliving its page
-    "--preheat_kernel=True", "--pool_size=1",
-    "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"]
+MANAGER_FLAG = "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"
+PRESENT_FLAGS = ["--preheat_kernel=True", "--pool_size=1", MANAGER_FLAG]  # a pool of one preheated kernel
+# With forked kernels (Linux) there is no pool: a page's own fork is ready in a second, and a pool's kernel
+# handed to a page while it still ran the notebook could lose widgets ("model not found") on reloads in a row
+FORK_FLAGS = [MANAGER_FLAG]
+FORK_READY = "forkserver: ready"  # = what forkserver.serve logs once the model is loaded
 DEFAULT_PORTS = {"lab": 8888, "present": 8866}
 _MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
 # = course_lib.demo.kernels.POOL_STARTED (tests/test_demo_launch.py checks it), written here again because this
@@ -151,7 +154,7 @@ def command(mode: str, folder: Path, extra: list[str], port: int) -> list[str]:
         write_kernel_spec(folder)
         return [sys.executable, "-m", "voila", str(folder / "present.ipynb"), "--Voila.ip=127.0.0.1", "--token",
                 f"--Voila.root_dir={folder}", f"--port={port}", "--Voila.port_retries=0", "--no-browser",
-                f"--template={TEMPLATE}", *PRESENT_FLAGS, *extra]
+                f"--template={TEMPLATE}", *(FORK_FLAGS if forks() else PRESENT_FLAGS), *extra]
     raise SystemExit(f"unknown mode {mode!r}: use 'lab' or 'present'")
 
 
@@ -192,22 +195,27 @@ def write_kernel_spec(folder: Path) -> None:
     (where / "kernel.json").write_text(json.dumps(spec))
 
 
+def forks() -> bool:
+    """Whether `make present`'s kernels are forks of a loaded process (course_lib.demo.forkserver)."""
+    return sys.platform.startswith("linux")
+
+
 def start_forkserver(folder: Path, env: dict) -> subprocess.Popen | None:
     """The process that loads the model once for every kernel of `make present` (Linux; elsewhere
     the kernels load it themselves). Its socket's path goes into `env` (Voilà's, and so the kernels')."""
-    if not sys.platform.startswith("linux"):
+    if not forks():
         return None
     env["BERTSCORE_FORKSERVER"] = str(folder / "forkserver.sock")
     return subprocess.Popen([sys.executable, str(FORKSERVER), "serve", env["BERTSCORE_FORKSERVER"]], env=env,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1)
 
 
-def _forward(stream, out, pool_started: threading.Event) -> None:
+def _forward(stream, out, ready: threading.Event, ready_line: str | None) -> None:
     """Copy the server's log, leaving out its own URL lines (their token is masked: `?token=...`);
-    set `pool_started` when the server says its preheated kernel started."""
+    set `ready` when a line says `ready_line`."""
     for line in stream:
-        if POOL_STARTED in line:
-            pool_started.set()
+        if ready_line and ready_line in line:
+            ready.set()
         if not any(m in line for m in _MASKED):
             out.write(line)
             out.flush()
@@ -235,21 +243,23 @@ def _interrupt(signum, frame):
 
 
 def serve(cmd: list[str], env: dict, port: int, url: str, label: str, browser: bool,
-          pool: bool = False) -> int:
+          ready_line: str | None = None, beside=None) -> int:
     """Run the server `cmd` until it ends (or Ctrl-C / kill): print "`label`: `url`" once it listens
-    (with `pool`, once its preheated kernel started, or POOL_WAIT_S later), open the browser at it
-    unless `browser` is False, and forward its log without its own URL lines."""
+    (with `ready_line`, once its log or that of `beside`, the loaded process, says it, or POOL_WAIT_S
+    later), open the browser at it unless `browser` is False, and forward its log without its own URL lines."""
     signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` too: the caller still cleans up
     process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
-    pool_started = threading.Event()
-    threading.Thread(target=_forward, args=(process.stdout, sys.stdout, pool_started), daemon=True).start()
+    ready = threading.Event()
+    for stream in (process.stdout, beside.stderr if beside is not None else None):
+        if stream is not None:
+            threading.Thread(target=_forward, args=(stream, sys.stdout, ready, ready_line), daemon=True).start()
     page_folder = Path(tempfile.mkdtemp(prefix="bertscore-open-"))
     try:
         while process.poll() is None and not _listening(port):
             time.sleep(0.2)
-        if pool:  # the page's first visit takes the preheated kernel
+        if ready_line:  # the first page finds the model loaded (or the preheated kernel)
             deadline = time.monotonic() + POOL_WAIT_S
-            while process.poll() is None and not pool_started.wait(0.2) and time.monotonic() < deadline:
+            while process.poll() is None and not ready.wait(0.2) and time.monotonic() < deadline:
                 pass
         if process.poll() is None:
             print(f"\n    {label}: {url}\n", flush=True)
@@ -284,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cmd = command(mode, folder, extra, port)
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
-        return serve(cmd, env, port, url_of(mode, port, token), "The demo", browser, pool=mode == "present")
+        ready_line = None if mode != "present" else FORK_READY if loaded is not None else POOL_STARTED
+        return serve(cmd, env, port, url_of(mode, port, token), "The demo", browser, ready_line, loaded)
     finally:
         if loaded is not None:
             loaded.terminate()
