@@ -69,11 +69,15 @@ def test_the_launcher_keeps_figures_and_token_out_of_sight(tmp_path, monkeypatch
 
     seen = {}
 
-    class Fake:
-        stdout = iter(())
+    class Fake:  # the server, and for present the loaded process its kernels fork from (started first)
+        stdout = stderr = iter(())
 
         def __init__(self, cmd, env, **kwargs):
             seen.update(cmd=cmd, env=env)
+            assert not any("t0ken" in arg for arg in cmd)
+
+        def terminate(self):
+            pass
 
         def poll(self):
             return 0
