@@ -13,7 +13,7 @@ from tqdm.auto import tqdm
 from course_lib.engine.fast_tokenizer import encode_many
 
 CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
-STORE_FLOATS = 1 << 25  # the most stored vector floats per chunk (128 MB in float32; 256 MB took chapter 08 past 1 GB)
+STORE_FLOATS = 1 << 26  # the most stored vector floats per chunk (256 MB in float32)
 WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and grouped and ordered together, at most
 # A window's texts have at most WINDOW_CHARS characters: this bounds the token ids held at once
 # (idf=True still tokenizes all references once, to count their document frequencies).
