@@ -181,6 +181,12 @@ def test_question_8_4(capsys):
     for answer, drop in (("BERTScore F", f_drop), ("coherence", f_drop), (None, f_drop), ("ROUGE-L", 100 * f_drop),
                          ("ROUGE-L", rouge_drop), ("ROUGE-L", 3 * f_drop), ("ROUGE-L", None)):
         assert not passes(ch08.check_8_4, answer, drop, capsys=capsys), (answer, drop)
+    # the absolute drop, mean(before - after), is named (it passed inside the learning tolerance before)
+    absolute = ch08._f_abs_drop_8_4()
+    assert abs(absolute - f_drop) < ch08._tolerance_8_4(f_drop)  # why the tolerance alone let it pass
+    assert not passes(ch08.check_8_4, "ROUGE-L", absolute, capsys=capsys)
+    ch08.check_8_4("ROUGE-L", absolute)
+    assert "absolute drop" in capsys.readouterr().out
     # the chapter's call with hint=2 works (it raised TypeError before)
     assert not passes(ch08.check_8_4, "BERTScore F", f_drop, 2, capsys=capsys)
     ch08.check_8_4("BERTScore F", f_drop, hint=2)

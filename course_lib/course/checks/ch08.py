@@ -11,7 +11,7 @@ import pandas as pd
 from course_lib.evaluation import correlation, datasets
 
 from . import close, forbid, grading, hidden_rng, run
-from .ch08_data import _f_drop, _tolerance_8_4, order_test_data, sentences  # noqa: F401 (ch08.*)
+from .ch08_data import _f_abs_drop_8_4, _f_drop, _tolerance_8_4, order_test_data, sentences  # noqa: F401 (ch08.*)
 
 
 def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
@@ -156,6 +156,9 @@ def check_8_4(answer, f_drop=None, hint: int = 1) -> bool:
         value = float(f_drop)
         assert abs(value) < 1, (f"f_drop_8_4 = {value:.3f}: a relative drop is (before - after) / before, "
                                 "a share, not a percentage")
+        assert abs(value - _f_abs_drop_8_4()) >= abs(value - want_f), (
+            f"f_drop_8_4 = {value:.4f} is the absolute drop, mean(before - after); the question asks for the drop "
+            "relative to each summary's score: (before - after) / before for each summary, then the mean")
         assert abs(value - want_f) < _tolerance_8_4(want_f), (
             f"f_drop_8_4 = {value:.4f} is not BERTScore F's mean relative drop on order_test_data(): score the "
             "original and the reversed summaries against the same references, (before - after) / before per "
