@@ -33,6 +33,10 @@ def mean_over_references(cands, refs_lists):  # planted: mean instead of max
     return out
 
 
+def one_call_per_candidate(cands, refs_lists):  # planted: right values, but a score call for each candidate
+    return [course_lib.score([c] * len(refs), refs)[2].max().item() for c, refs in zip(cands, refs_lists)]
+
+
 def first_reference_only(cands, refs_lists):  # planted: ignores the other references
     return course_lib.score(cands, [refs[0] for refs in refs_lists])[2].tolist()
 
@@ -42,6 +46,11 @@ def test_9_1_best_reference():
     assert not ch09.check_9_1(stub)
     assert not ch09.check_9_1(mean_over_references)
     assert not ch09.check_9_1(first_reference_only)
+
+
+def test_9_1_asks_for_one_call(capsys):
+    assert not ch09.check_9_1(one_call_per_candidate)  # it passed before: the values are right
+    assert "course_lib.score calls for 2 candidates" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------- 9.2

@@ -57,8 +57,13 @@ def check_9_1(fn, hint: int = 1) -> bool:
 
     course_lib.score is allowed on (candidate, reference) pairs, not on lists of references (that
     would be the answer itself)."""
+    calls = []  # the allowed course_lib.score calls of one case
+
+    def allowed(*args, **kwargs) -> bool:
+        return _one_reference_each(*args, **kwargs) and not calls.append(1)
+
     guarded = forbid(fn, "course_lib.engine.scorer.score", "course_lib.engine.scorer.best_over_references",
-                     allow=_one_reference_each)
+                     allow=allowed)
 
     def answer(*args):
         try:
@@ -71,12 +76,17 @@ def check_9_1(fn, hint: int = 1) -> bool:
 
     def test():
         for case, (cands, refs_lists) in enumerate(MULTI_REF_CASES):
+            calls.clear()
             got = _floats(answer(list(cands), [list(r) for r in refs_lists]))
             expected = _best_f(case)
             assert len(got) == len(cands), f"expected one F per candidate ({len(cands)}), got {len(got)}"
             for g, e, refs in zip(got, expected, refs_lists):
                 assert close(g, e, 1e-5), (f"with {len(refs)} reference(s) the best F is {e:.4f}, "
                                            f"your function gave {g:.4f}")
+            assert len(calls) <= 1, (
+                f"right scores, but {len(calls)} course_lib.score calls for {len(cands)} candidates: flatten every "
+                "(candidate, reference) pair into two lists and score them in one call (one model pass over all "
+                "texts, batched), then cut the F's back into each candidate's slice")
 
     return run("9.1", test, "pair each candidate with each of its own references, score those (candidate, "
                             "reference) pairs -- one reference string each -- in one course_lib.score call, then "
