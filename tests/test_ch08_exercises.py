@@ -287,6 +287,9 @@ def test_exercise_8_6(capsys):
     ch08.check_8_6(via_library, ratio)
     out = capsys.readouterr().out
     assert out.startswith("❌") and "cluster_resamples" in out, out
+    ch08.check_8_6(mean_of_cluster_means, ratio)  # named (it was told "narrower: single rows?" before)
+    out = capsys.readouterr().out
+    assert "mean of the drawn clusters' means" in out and "single rows" not in out, out
     ch08.check_8_6(rows_only, ratio, hint=2)
     out = capsys.readouterr().out
     assert "Code:" in out and "case 'data_8_6()" in out and "narrower" in out, out
