@@ -17,9 +17,10 @@ one). Other extra arguments go to jupyter lab / voila.
 `present`'s kernels are, on Linux, forks of one process that loaded the model while the server
 started (`course_lib.demo.forkserver`): each page's kernel is ready in about a second, so reloads in
 a row do not each wait for torch and the model; the URL is printed once that process is ready.
-Elsewhere one kernel is kept preheated: Voilà runs the presenter notebook in it before anyone asks.
-Kernels whose page is gone are shut down (`course_lib.demo.kernels`). Its URL is printed once that kernel is registered (a page asked for
-earlier would get a kernel of its own, loading the model beside the pool's on the same cores).
+Elsewhere one kernel is kept preheated: Voilà runs the presenter notebook in it before anyone asks,
+and the URL is printed once that kernel is registered (a page asked for earlier would get a kernel
+of its own, loading the model beside the pool's on the same cores). Kernels whose page is gone are
+shut down (`course_lib.demo.kernels`).
 """
 from __future__ import annotations
 
