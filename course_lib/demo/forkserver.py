@@ -71,7 +71,10 @@ def serve(path: str) -> None:
                 _kernel(request, fds)  # never returns
             for fd in fds:
                 os.close(fd)
-            conn.sendall(f"{pid}\n".encode())
+            try:
+                conn.sendall(f"{pid}\n".encode())
+            except OSError:  # the asker is gone: its fork follows it (see _follow)
+                pass
 
 
 def _reap() -> None:
@@ -114,6 +117,10 @@ def _kernel(request: dict, fds: list[int]) -> None:
 
         launch_new_instance()
         code = 0
+    except BaseException:  # on the asker's stderr (the server's log), then out
+        import traceback
+
+        traceback.print_exc()
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
