@@ -117,6 +117,8 @@ def _kernel(request: dict, fds: list[int]) -> None:
 
         launch_new_instance()
         code = 0
+    except SystemExit as end:
+        code = end.code if isinstance(end.code, int) else 0
     except BaseException:  # on the asker's stderr (the server's log), then out
         import traceback
 
