@@ -89,8 +89,12 @@ def test_a_kernel_is_a_fork_of_the_loaded_process_and_scores(loaded):
 def test_an_interrupt_stops_the_running_cell_and_the_kernel_goes_on(loaded):
     km, kc = start()
     try:
-        msg = kc.execute("import time\nfor _ in range(600): time.sleep(0.1)")
-        time.sleep(2)
+        msg = kc.execute("import time\nprint('started', flush=True)\nfor _ in range(600): time.sleep(0.1)")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:  # interrupt once the cell runs (not before it starts)
+            out = kc.get_iopub_msg(timeout=120)
+            if out["msg_type"] == "stream" and "started" in out["content"]["text"]:
+                break
         km.interrupt_kernel()  # SIGINT to the stand-in, passed on to the fork
         reply = kc.get_shell_msg(timeout=30)
         while reply["parent_header"].get("msg_id") != msg:  # replies to start_new_kernel's requests
