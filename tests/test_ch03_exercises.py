@@ -32,6 +32,17 @@ def test_3_1_wrong_answers_fail(capsys):
         assert not passes(ch03.check_3_1, wrong, capsys)
 
 
+def test_3_1_hints_name_strings_and_the_special_tokens(capsys):
+    """Counts typed as strings get a hint about the type (not "you counted 10", the right count); counts
+    with [CLS]/[SEP] get one naming them."""
+    right = [ch03._real_tokens_count(s) for s in ch03.COUNT_SENTENCES]
+    assert not ch03.check_3_1([str(n) for n in right])
+    out = capsys.readouterr().out
+    assert "not a number" in out and "you counted" not in out
+    assert not ch03.check_3_1([n + 2 for n in right])
+    assert "[CLS] and [SEP] included" in capsys.readouterr().out
+
+
 # ---- 3.2: the batched cosine matrix ---------------------------------------------------------
 
 def no_normalisation(cand, ref):
@@ -106,6 +117,17 @@ def test_3_3_solution_passes(capsys):
                                    padding_set_to_zero, off_by_one])
 def test_3_3_wrong_answers_fail(wrong, capsys):
     assert not passes(ch03.check_3_3, wrong, capsys)
+
+
+def minus_inf_times_mask(cand, ref, cand_lengths, ref_lengths):  # 0 * (-inf) is NaN in every real cell
+    both = (_left(cand_lengths, cand.shape[1])[:, :, None] & _left(ref_lengths, ref.shape[1])[:, None, :])
+    return _cos(cand, ref) * both + float("-inf") * (~both)
+
+
+def test_3_3_names_nan_from_zero_times_minus_inf(capsys):
+    assert not ch03.check_3_3(minus_inf_times_mask)
+    out = capsys.readouterr().out
+    assert "NaN" in out and "0 * (-inf)" in out and "differ by up to nan" not in out
 
 
 # ---- 3.4: the naive score depends on its neighbours -----------------------------------------

@@ -149,6 +149,22 @@ def test_4_3_wrong_answers_fail(capsys):
         assert not passes(ch04.check_4_3, right, wrong_weights, capsys=capsys)
 
 
+def test_4_3_accepts_any_fixed_idf_dictionary_and_does_not_grow_it(capsys):
+    """A fixed idf dictionary from two texts holds two distinct values only (log 1.5 and 0): it is valid,
+    and makes F symmetric. The verdict does not depend on which keys a defaultdict has grown, and the
+    check grows none."""
+    ns = _solution_4_3()
+    tokenizer, _ = load()
+    small = idf_weights([ch04.SWAP_PAIRS[0][0], ch04.SWAP_PAIRS[1][1]], tokenizer)
+    assert len(set(small.values())) == 2  # the old check demanded more than two
+    keys = len(small)
+    assert passes(ch04.check_4_3, ns["answer_4_3"], small, capsys=capsys)
+    assert len(small) == keys  # no key added
+    for i in range(1000, 3000):  # a defaultdict that some code has indexed: more keys, same weights
+        small[i]
+    assert passes(ch04.check_4_3, ns["answer_4_3"], small, capsys=capsys)
+
+
 # ---- 4.4: a paraphrase against wrong facts ----------------------------------------------------
 
 def test_4_4_solution_passes(capsys):

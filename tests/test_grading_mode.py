@@ -59,7 +59,8 @@ def test_attempts_are_counted_per_notebook_copy(monkeypatch, capsys):
     checks._FAILURES.clear()  # a fresh kernel for bob's file
     run("0.8", _wrong, "the idea", code="secret_code()")
     assert "secret_code" not in capsys.readouterr().out
-    counts = json.loads(attempts_file().read_text())
+    counts = {nb: {k: v for k, v in c.items() if "#" not in k}  # beside each mistake's own count
+              for nb, c in json.loads(attempts_file().read_text()).items()}
     assert counts == {str(Path("/class/alice/04_greedy_matching.ipynb").resolve()): {"0.8": CODE_HINT_AFTER + 1},
                       str(Path("/class/bob/04_greedy_matching.ipynb").resolve()): {"0.8": 1}}
 

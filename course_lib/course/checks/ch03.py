@@ -39,7 +39,13 @@ def check_3_1(answer, hint: int = 1) -> bool:
         want = [_real_tokens_count(s) for s in COUNT_SENTENCES]
         assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
             f"give a list of {len(want)} integers, one per sentence"
+        strings = [x for x in answer if isinstance(x, str)]
+        assert not strings, (f"you gave text ({strings[0]!r}), not a number: give integers, e.g. 7, not "
+                             "'7' or the tokens themselves")
+        assert all(isinstance(x, int) or (isinstance(x, float) and x.is_integer()) for x in answer), (
+            f"give whole numbers (token counts), not {[type(x).__name__ for x in answer]}")
         for s, got, w in zip(COUNT_SENTENCES, answer, want):
+            assert got != w + 2, f"{s!r}: you counted {got}, [CLS] and [SEP] included: leave them out"
             assert got == w, f"{s!r}: you counted {got}"
     return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
                             "are not counted.",
@@ -124,6 +130,10 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
             assert tuple(got.shape) == tuple(want.shape), \
                 f"shape {tuple(got.shape)}, expected {tuple(want.shape)}"
             pad = torch.isinf(want)
+            nan = int(torch.isnan(got).sum())
+            assert not nan, (f"{nan} cells of your matrix are NaN: 0 * (-inf) is NaN (IEEE), so a mask "
+                             "multiplied into -inf (or -inf added, times a mask) spoils the cells. Put -inf "
+                             "in the padding cells with masked_fill or torch.where, never by multiplying")
             assert torch.equal(torch.isneginf(got), pad), (
                 f"{int(pad.sum())} cells pair a token with padding and must be -inf; yours has "
                 f"{int(torch.isneginf(got).sum())} -inf cells, {int((torch.isneginf(got) != pad).sum())} of them "
