@@ -11,7 +11,7 @@ from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _f_beta, _padded_matrices, _weighted_cases,  # noqa: F401 (ch04.*)
-                         _without_weight0_targets)
+                         _without_weight0_targets, slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -106,14 +106,10 @@ def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
                         f"{case}: you left the weight-0 tokens ([CLS]/[SEP]) out as match *targets*. Weight 0 "
                         "keeps them out of the averages only; a real token may still pick [CLS] or [SEP] as "
                         "its best match (bert-score's rule, section 5): take the maxima over the whole matrix")
-                for name, a, b in zip("PR", got, want):
+                named = slip_4_2(sim, cw, rw, beta, got)
+                assert named is None, f"{case}: {named}"
+                for name, a, b in zip("PRF", got, want):
                     assert close(a, b, 1e-5), f"{case}: {name} should be {b:.4f}, yours {a:.4f}"
-                if not close(got[2], want[2], 1e-5):
-                    swapped = _f_beta(R, P, beta)
-                    assert not close(got[2], swapped, 1e-5), (
-                        f"{case}: your F_beta leans towards P; with beta > 1 it must lean towards R "
-                        f"(beta² multiplies P in the denominator)")
-                    assert False, f"{case}: F_beta should be {want[2]:.4f}, yours {got[2]:.4f}"
     return run("4.2", test, "P is the weighted mean of the row maxima (divide by the sum of the weights, not "
                             "by the number of tokens), R the same over columns with the reference weights; "
                             "F_beta = (1 + beta²)·P·R / (beta²·P + R) counts recall beta times as much as "
@@ -237,21 +233,56 @@ def _tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
                  if v.ref_weights[j] > 0 and i in (0, n_c - 1))
 
 
-def check_4_5(answer, hint: int = 1) -> bool:
-    """answer_4_5: the reference tokens of PUNCTUATION_PAIR whose best match is a special token."""
+SPECIAL_TEST_PAIRS = [("A cat sat on the mat.", "A cat sat on the mat."),
+                      ("prices rose sharply in march", "Consumer prices rose sharply in March, driven by energy!")]
+
+
+@lru_cache(maxsize=None)
+def _special_credit(candidate: str, reference: str) -> tuple[tuple[str, ...], float]:
+    """(reference tokens whose best match is [CLS]/[SEP], R under bert-score's rule - R with
+    exclude_special=True), from course_lib's pair_view."""
+    from course_lib.teaching.plots import pair_view
+
+    gain = pair_view(candidate, reference).R - pair_view(candidate, reference, exclude_special=True).R
+    return _tokens_matching_special(candidate, reference), float(gain)
+
+
+def _no_exclude_special(*args, **kwargs) -> bool:
+    return not kwargs.get("exclude_special")
+
+
+def check_4_5(special_credit, hint: int = 1) -> bool:
+    """special_credit(candidate, reference) -> (the reference tokens whose best match is [CLS]/[SEP],
+    R(bert-score's rule) - R(exclude_special=True)), on PUNCTUATION_PAIR, SPECIAL_PAIR and
+    SPECIAL_TEST_PAIRS, with exclude_special=True unavailable."""
+    special_credit = forbid(special_credit, "course_lib.teaching.plots", "course_lib.engine.scorer",
+                            "course_lib.bertscore.reference", allow=_no_exclude_special)
+
     def test():
-        want = _tokens_matching_special(*PUNCTUATION_PAIR)
-        got = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else None
-        assert got is not None, "set answer_4_5 to a list of reference tokens, e.g. [\"meeting\"]"
-        got = [str(t).strip() for t in got]
-        assert not {"[CLS]", "[SEP]"} & set(got), (
-            "[CLS]/[SEP] is the candidate token that gets matched; give the *reference* tokens whose best "
-            "match it is")
-        missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
-        assert not extra, f"the best match of {extra} is a real token of the candidate"
-        assert not missing, f"you found {len(got)} of the {len(want)} reference tokens"
-    return run("4.5", test, "a reference token's best match is the row of its column's maximum: look for "
-                            "reference tokens (not [CLS]/[SEP] themselves) whose best row is [CLS] or [SEP].",
-               code="v = pair_view(*ch04.PUNCTUATION_PAIR); best_row = v.sim.argmax(dim=0); answer_4_5 = "
-                    "[v.ref_tokens[j] for j, i in enumerate(best_row.tolist()) if v.ref_weights[j] > 0 and "
-                    "i in (0, len(v.cand_tokens) - 1)]", level=hint)
+        for cand, ref in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS:
+            want, gain = _special_credit(cand, ref)
+            out = special_credit(cand, ref)
+            assert isinstance(out, (tuple, list)) and len(out) == 2, "return a pair (credited tokens, gain of R)"
+            got, g = out
+            got = [got] if isinstance(got, str) else list(got) if isinstance(got, (list, tuple)) else None
+            case = f"candidate {cand!r}, reference {ref!r}"
+            assert got is not None, f"{case}: the first item is a list of reference tokens, e.g. [\"meeting\"]"
+            got = [str(t).strip() for t in got]
+            assert not {"[CLS]", "[SEP]"} & set(got), (
+                f"{case}: [CLS]/[SEP] is the candidate token that gets matched; list the *reference* tokens whose "
+                "best match it is")
+            extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+            assert not extra, f"{case}: the best match of {extra} is a real token of the candidate"
+            assert not missing, f"{case}: you found {len(set(got))} of the {len(set(want))} credited reference tokens"
+            g = float(g)
+            assert not (abs(g + gain) < 1e-5 < abs(gain)), f"{case}: wrong sign (R with the special targets minus R without)"
+            assert abs(g - gain) < 1e-5, (f"{case}: R gains {gain:.4f} from the special targets, yours {g:.4f}. "
+                                          "Without them, a column's maximum runs over the real candidate rows only; "
+                                          "R is still the weighted mean over the reference's real tokens")
+    return run("4.5", test, "a reference token's best match is the row of its column's maximum: the credited ones "
+                            "are those whose best row is the candidate's [CLS] (first) or [SEP] (last). The strict R "
+                            "takes each column's maximum over the real rows only, then the same weighted mean.",
+               code="v = pair_view(candidate, reference); n = len(v.cand_tokens); credited = [v.ref_tokens[j] for "
+                    "j, i in enumerate(v.sim.argmax(dim=0).tolist()) if v.ref_weights[j] > 0 and i in (0, n - 1)]; "
+                    "strict = (v.sim[1:-1].max(dim=0).values * v.ref_weights).sum() / v.ref_weights.sum(); "
+                    "return credited, float(v.R - strict)", level=hint)

@@ -73,3 +73,34 @@ def _without_weight0_targets(sim, cw, rw):
     rows = sim.masked_fill((rw <= 0)[None, :], float("-inf")).max(dim=1).values.masked_fill(cw <= 0, 0.0)
     cols = sim.masked_fill((cw <= 0)[:, None], float("-inf")).max(dim=0).values.masked_fill(rw <= 0, 0.0)
     return (rows * cw).sum().item() / cw.sum().item(), (cols * rw).sum().item() / rw.sum().item()
+
+
+def slip_4_2(sim, cw, rw, beta, got) -> str | None:
+    """The common mistake a wrong (P, R, F_beta) of exercise 4.2 shows, named; None when it is none
+    of them. `got`: the student's three floats."""
+    def near(a, b):
+        return abs(float(a) - float(b)) < 1e-5
+
+    row, col = sim.max(dim=1).values, sim.max(dim=0).values
+    P, R = ((row * cw).sum() / cw.sum()).item(), ((col * rw).sum() / rw.sum()).item()
+    p_wrong, r_wrong = not near(got[0], P), not near(got[1], R)
+    if p_wrong or r_wrong:
+        if near(got[0], R) and near(got[1], P):
+            return "P and R are swapped: P averages the row maxima (candidate tokens), R the column maxima"
+        if ((p_wrong and near(got[0], (row * cw).sum() / len(cw)))
+                or (r_wrong and near(got[1], (col * rw).sum() / len(rw)))):
+            return (f"your weighted mean divides by the number of tokens ({len(cw)} candidate tokens); a weighted "
+                    f"mean divides by the sum of the weights (here {cw.sum().item():.2f}): .mean() of w·x is not it")
+        if (p_wrong and near(got[0], row.mean())) or (r_wrong and near(got[1], col.mean())):
+            return "your P or R leaves the weights out: multiply each maximum by its token's weight"
+        return None
+    if near(got[2], _f_beta(P, R, beta)):
+        return None
+    if beta != 1 and near(got[2], 2 * P * R / (P + R)):
+        return f"your F is the plain harmonic mean (beta = 1) whatever beta is; here beta = {beta}"
+    if beta != 1 and near(got[2], (1 + beta) * P * R / (beta * P + R)):
+        return "R counts beta² times as much as P, not beta times: square beta"
+    if not near(P, R) and near(got[2], _f_beta(R, P, beta)):
+        return ("your F_beta leans towards P; with beta > 1 it must lean towards R (beta² multiplies P in the "
+                "denominator: 1/F_beta = (1/P + beta²/R) / (1 + beta²))")
+    return None
