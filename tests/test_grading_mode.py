@@ -78,7 +78,7 @@ def test_no_public_helper_of_a_checker_computes_an_answer():
         module = importlib.import_module(f"course_lib.course.checks.{path.stem}")
         public = {name for name, fn in vars(module).items() if inspect.isfunction(fn)
                   and fn.__module__ == module.__name__ and not name.startswith("_")}
-        assert public, path.stem
+        assert public or path.stem.endswith("_cases"), path.stem  # a _cases module holds a chapter's cases only
         stray = {n for n in public if not n.startswith("check_")} - DATA_PROVIDERS
         assert not stray, f"{path.stem}: public helpers {sorted(stray)}"
 

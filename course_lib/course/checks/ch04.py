@@ -11,7 +11,7 @@ from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _f_beta, _padded_matrices, _weighted_cases,  # noqa: F401 (ch04.*)
-                         _without_weight0_targets, slip_4_2)
+                         _without_weight0_targets, _slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -106,7 +106,7 @@ def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
                         f"{case}: you left the weight-0 tokens ([CLS]/[SEP]) out as match *targets*. Weight 0 "
                         "keeps them out of the averages only; a real token may still pick [CLS] or [SEP] as "
                         "its best match (bert-score's rule, section 5): take the maxima over the whole matrix")
-                named = slip_4_2(sim, cw, rw, beta, got)
+                named = _slip_4_2(sim, cw, rw, beta, got)
                 assert named is None, f"{case}: {named}"
                 for name, a, b in zip("PRF", got, want):
                     assert close(a, b, 1e-5), f"{case}: {name} should be {b:.4f}, yours {a:.4f}"

@@ -75,7 +75,7 @@ def _without_weight0_targets(sim, cw, rw):
     return (rows * cw).sum().item() / cw.sum().item(), (cols * rw).sum().item() / rw.sum().item()
 
 
-def slip_4_2(sim, cw, rw, beta, got) -> str | None:
+def _slip_4_2(sim, cw, rw, beta, got) -> str | None:
     """The common mistake a wrong (P, R, F_beta) of exercise 4.2 shows, named; None when it is none
     of them. `got`: the student's three floats."""
     def near(a, b):
