@@ -33,8 +33,15 @@ def _real_tokens_count(sentence: str) -> int:
     return sum(t not in (tokenizer.cls_token, tokenizer.sep_token) for t in tokens(tokenizer, sentence))
 
 
-def check_3_1(answer, hint: int = 1) -> bool:
-    """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP]."""
+def _split_words(sentence: str) -> list[str]:
+    """The words of `sentence` (split at spaces, as written) that take more than one row of its matrix."""
+    tokenizer, _ = load()
+    return [w for w in sentence.split() if len(tokenizer.tokenize(w)) > 1]
+
+
+def check_3_1(answer, split=None, hint: int = 1) -> bool:
+    """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP];
+    split_3_1: the words (as the sentences write them) that take more than one row."""
     def test():
         want = [_real_tokens_count(s) for s in COUNT_SENTENCES]
         assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
@@ -47,10 +54,23 @@ def check_3_1(answer, hint: int = 1) -> bool:
         for s, got, w in zip(COUNT_SENTENCES, answer, want):
             assert got != w + 2, f"{s!r}: you counted {got}, [CLS] and [SEP] included: leave them out"
             assert got == w, f"{s!r}: you counted {got}"
+        assert isinstance(split, (list, tuple)) and all(isinstance(x, str) for x in split), (
+            "answer_3_1 is right. Now set split_3_1 to the list of words (as the sentences write them, e.g. "
+            "\"airport\") that take more than one row")
+        words = [w for s in COUNT_SENTENCES for w in _split_words(s)]
+        got = [x.strip() for x in split]
+        pieces = [x for x in got if x.startswith("##") or x not in {w for s in COUNT_SENTENCES for w in s.split()}]
+        assert not pieces, (f"{pieces}: list whole words as the sentence writes them (split at spaces, "
+                            "punctuation attached), not their pieces")
+        assert not set(got) - set(words), f"{sorted(set(got) - set(words))} take(s) one row only"
+        assert not set(words) - set(got), (f"you found {len(set(got))} of the {len(set(words))} words: a word "
+                                          "WordPiece does not know is split into pieces, and a punctuation mark "
+                                          "attached to a word is a row of its own")
     return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
-                            "are not counted.",
-               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]  # print "
-                    "tokens(tokenizer, s) to see them", level=hint)
+                            "are not counted. A word takes several rows when it is split.",
+               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]; split_3_1 = "
+                    "[w for s in ch03.COUNT_SENTENCES for w in s.split() if len(tokenizer.tokenize(w)) > 1]",
+               level=hint)
 
 
 @lru_cache(maxsize=1)
