@@ -180,6 +180,9 @@ def test_question_1_7(capsys):
                 (d, c, -right[2]),                   # concordant and discordant swapped
                 (c, d, None), (None, d, right[2])]:
         assert not passes(ch01.check_1_7, *bad, capsys=capsys), bad
+    ch01.check_1_7(d, c, right[2])  # concordant and discordant swapped: the hint says so, not "ties"
+    out = capsys.readouterr().out
+    assert "you swapped them" in out and "is neither concordant" not in out
 
 
 def test_the_chapter_kendall_tau_b_equals_scipy():

@@ -126,13 +126,27 @@ def test_code_exercise(marker, name, check, wrong, capsys):
 def test_question_2_4(capsys):
     namespace = solution("def word_cosine", "answer_2_4 =")
     capsys.readouterr()
-    assert passes(ch02.check_2_4, namespace["answer_2_4"], capsys)
-    assert passes(ch02.check_2_4, " WATCH ", capsys)
+    right = namespace["answer_2_4"]
+    assert passes(ch02.check_2_4, right, capsys)
+    assert passes(ch02.check_2_4, (" WATCH ", right[1]), capsys)
     cosines = namespace["sense_cosines"]
     most_similar = max(cosines, key=cosines.get)  # the planted mistake: the highest cosine, not the lowest
     assert most_similar != ch02._most_separated_word()
-    for bad in (None, most_similar, "bank", 4, "cell"):
+    last = ch02._cosines_by_layer(*ch02.SENSE_PAIRS[right[0]], right[0])[-1]  # the same word, the last layer
+    for bad in (None, right[0], (most_similar, cosines[most_similar]), ("bank", 0.5), 4, ("cell", right[1]),
+                (right[0], last), (right[0], str(right[1]))):
         assert not passes(ch02.check_2_4, bad, capsys), bad
+
+
+def test_2_4_names_the_wrong_layer(capsys):
+    """At layer 6 the same word is the most separated one: the word alone passed at the wrong layer too
+    (issue 31); its cosine names the layer it was measured at."""
+    word = ch02._most_separated_word()
+    assert ch02._most_separated_word(6) == word
+    ch02.check_2_4((word, ch02._cosines_by_layer(*ch02.SENSE_PAIRS[word], word)[6]))
+    assert "at layer 6, not at layer 4" in capsys.readouterr().out
+    ch02.check_2_4(word)
+    assert "not only the word" in capsys.readouterr().out
 
 
 def test_find_it_exercises_run_on_sentences_the_chapter_never_shows():

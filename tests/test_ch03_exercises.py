@@ -21,7 +21,8 @@ solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)
 def test_3_1_solution_passes(capsys):
     tokenizer, _ = load()
     ns = solution_cell("answer_3_1", tokens=tokens, tokenizer=tokenizer, ch03=ch03)
-    assert passes(ch03.check_3_1, ns["answer_3_1"], capsys)
+    assert passes(ch03.check_3_1, ns["answer_3_1"], ns["split_3_1"], capsys)
+    assert ns["split_3_1"] == ["paralysed", "Reykjavik's", "overnight.", "-12°C!"]
 
 
 def test_3_1_wrong_answers_fail(capsys):
@@ -30,6 +31,27 @@ def test_3_1_wrong_answers_fail(capsys):
     words = [len(s.split()) for s in ch03.COUNT_SENTENCES]  # words, not WordPiece tokens
     for wrong in (None, with_special, words, with_special[:1]):
         assert not passes(ch03.check_3_1, wrong, capsys)
+
+
+def test_3_1_hints_name_strings_and_the_special_tokens(capsys):
+    """Counts typed as strings get a hint about the type (not "you counted 10", the right count); counts
+    with [CLS]/[SEP] get one naming them."""
+    right = [ch03._real_tokens_count(s) for s in ch03.COUNT_SENTENCES]
+    assert not ch03.check_3_1([str(n) for n in right])
+    out = capsys.readouterr().out
+    assert "not a number" in out and "you counted" not in out
+    assert not ch03.check_3_1([n + 2 for n in right])
+    assert "[CLS] and [SEP] included" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("split, named", [(None, "Now set split_3_1"), (["paralysed", "Reykjavik's"], "you found 2 of the 4"),
+                                          (["para", "##ly", "##sed"], "not their pieces"),
+                                          (["paralysed", "Reykjavik's", "overnight.", "-12°C!", "airport"],
+                                           "take(s) one row only")])
+def test_3_1_split_words_name_each_mistake(split, named, capsys):
+    right = [ch03._real_tokens_count(s) for s in ch03.COUNT_SENTENCES]
+    assert not ch03.check_3_1(right, split)
+    assert named in capsys.readouterr().out
 
 
 # ---- 3.2: the batched cosine matrix ---------------------------------------------------------
@@ -108,6 +130,17 @@ def test_3_3_wrong_answers_fail(wrong, capsys):
     assert not passes(ch03.check_3_3, wrong, capsys)
 
 
+def minus_inf_times_mask(cand, ref, cand_lengths, ref_lengths):  # 0 * (-inf) is NaN in every real cell
+    both = (_left(cand_lengths, cand.shape[1])[:, :, None] & _left(ref_lengths, ref.shape[1])[:, None, :])
+    return _cos(cand, ref) * both + float("-inf") * (~both)
+
+
+def test_3_3_names_nan_from_zero_times_minus_inf(capsys):
+    assert not ch03.check_3_3(minus_inf_times_mask)
+    out = capsys.readouterr().out
+    assert "NaN" in out and "0 * (-inf)" in out and "differ by up to nan" not in out
+
+
 # ---- 3.4: the naive score depends on its neighbours -----------------------------------------
 
 def test_3_4_solution_passes(capsys):
@@ -141,7 +174,7 @@ def test_code_hints_run_when_pasted(capsys):
     tokenizer, _ = load()
     names = dict(torch=torch, tokens=tokens, tokenizer=tokenizer, ch03=ch03, naive=naive, DEFAULT_LAYER=DEFAULT_LAYER)
     exec(_code_hint(ch03.check_3_1, None, capsys=capsys), names)
-    assert passes(ch03.check_3_1, names["answer_3_1"], capsys)
+    assert passes(ch03.check_3_1, names["answer_3_1"], names["split_3_1"], capsys)
     exec("def batched_cosine_matrix(cand, ref):\n    " + _code_hint(ch03.check_3_2, stub, capsys=capsys), names)
     assert passes(ch03.check_3_2, names["batched_cosine_matrix"], capsys)
     exec("def masked_matrix(cand, ref, cand_lengths, ref_lengths):\n    "

@@ -209,6 +209,12 @@ def test_5_4_hints_name_rounding_and_repeats(capsys):
     assert "unrounded" in capsys.readouterr().out
     ch05.check_5_4((math.log(525), math.log(525 / 2)))
     assert "repeated one each time" in capsys.readouterr().out
+    ch05.check_5_4((right[1], right[0]))  # the pair in the wrong order
+    assert "wrong order" in capsys.readouterr().out
+    unseen = list(ch05._unseen_tokens(ch05.INVENTED_CANDIDATE))
+    ch05.check_5_4(right, unseen + ["zorbulak"])  # a word the tokenizer splits, not a token
+    out = capsys.readouterr().out
+    assert "'zorbulak'] is not a token of the candidate" in out and "occur in some" not in out
 
 
 def test_5_4_solution_and_code_hint_run(capsys):

@@ -94,7 +94,7 @@ def test_6_2(wrong, capsys):
 # ---- 6.3: the raw roberta-large P and R behind the published ones -----------------------------
 
 def test_6_3_solution_passes(capsys):
-    ns = run_cells(NOTEBOOK, "answer_6_3 = None", B=B, halford=course_lib.resources.halford(),
+    ns = run_cells(NOTEBOOK, "answer_6_3 = None", B=B, ch06=ch06, halford=course_lib.resources.halford(),
                    BERT_SCORE_BASELINES=ROBERTA.parent, unrescale=solution("unrescale"))
     assert passes(ch06.check_6_3, ns["answer_6_3"], ns["accepted_6_3"], capsys)
 

@@ -6,13 +6,13 @@ from course_lib.course.checks import ch07
 from notebook_code import NOTEBOOKS, passes, run_cells, stub
 
 NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
-NOTEBOOK_B = NOTEBOOKS / "07b_neighbours_and_testing.ipynb"    # exercises 7.4-7.6
+NOTEBOOK_B = NOTEBOOKS / "07b_neighbours_and_testing.ipynb"    # exercises 7.4-7.7
 
 
 def solution(marker: str) -> dict:
     """Run the solution cell containing `marker`, from whichever of the two notebooks holds it."""
     notebook = NOTEBOOK_A if marker in NOTEBOOK_A.read_text() else NOTEBOOK_B
-    return run_cells(notebook, marker, torch=torch)
+    return run_cells(notebook, marker, torch=torch, ch07=ch07)
 
 
 # ------------------------------------------------------------------ planted wrong answers
@@ -163,14 +163,44 @@ def test_7_4(capsys):
         assert not passes(ch07.check_7_4, wrong, capsys)
 
 
-def test_7_5(capsys):
-    right = solution("answer_7_5 = {")["answer_7_5"]
-    assert passes(ch07.check_7_5, right, capsys)
-    template = dict.fromkeys(right)
-    assert not passes(ch07.check_7_5, template, capsys)
-    for key, value in [("custom_baseline", True), ("fast_tokenizer", False), ("idf", True), ("layer", 24)]:
-        assert not passes(ch07.check_7_5, {**right, key: value}, capsys)
-    assert not passes(ch07.check_7_5, "roberta-large", capsys)
+def _read_hash_split(h):  # the model cut at the first "_": wrong for folders named my_model
+    import re
+
+    parts = h.split("_")
+    rest = re.search(r"_L(\d+)_(idf|no-idf)_version=[^)]*\)(-custom-rescaled|-rescaled)?(_fast-tokenizer)?$", h)
+    return {"model": parts[0], "layer": int(rest[1]), "idf": rest[2] == "idf", "rescaled": rest[3] is not None,
+            "custom_baseline": rest[3] == "-custom-rescaled", "fast_tokenizer": rest[4] is not None}
+
+
+def _read_hash_slip(kind):
+    def fn(h):
+        right = solution("def read_hash")["read_hash"](h)
+        if kind == "layer as text":
+            return {**right, "layer": str(right["layer"])}
+        if kind == "custom from rescaled":  # any rescaled counted as the authors' own file
+            return {**right, "custom_baseline": right["rescaled"]}
+        if kind == "fast always":
+            return {**right, "fast_tokenizer": True}
+        return {k: v for k, v in right.items() if k != "rescaled"}
+    return fn
+
+
+def test_7_5_solution_passes(capsys):
+    read_hash = solution("def read_hash")["read_hash"]
+    assert passes(ch07.check_7_5, read_hash, capsys)
+    assert read_hash(ch07.PAPER_HASH) == {"model": "roberta-large", "layer": 17, "idf": False, "rescaled": True,
+                                          "custom_baseline": False, "fast_tokenizer": True}
+
+
+@pytest.mark.parametrize("wrong, named", [(_read_hash_split, "may itself hold '_'"),
+                                          (_read_hash_slip("layer as text"), "not the text"),
+                                          (_read_hash_slip("custom from rescaled"), "-rescaled alone"),
+                                          (_read_hash_slip("fast always"), "fast_tokenizer is False"),
+                                          (_read_hash_slip("a key missing"), "return a dict with the keys")])
+def test_7_5_rejects_each_mistake_with_a_hint_naming_it(wrong, named, capsys):
+    assert not ch07.check_7_5(wrong)
+    assert named in capsys.readouterr().out
+    assert not passes(ch07.check_7_5, stub, capsys)
 
 
 # ------------------------------------------------------------------ 7.6
@@ -228,3 +258,79 @@ def test_7_6_solution_passes(capsys):
                                    split_fixed_columns])
 def test_7_6_rejects(wrong, capsys):
     assert not passes(ch07.check_7_6, wrong, capsys)
+
+
+# ------------------------------------------------------------------ 7.7: undo the sort
+
+def _planted_7_7():
+    from notebook_code import definition
+
+    names = {}
+    for name in ("pair_f1", "length_order"):
+        names[name] = definition(NOTEBOOK_B, name, marker="def planted_batch_f1", torch=torch)
+    planted = definition(NOTEBOOK_B, "planted_batch_f1", torch=torch, **names)
+    return planted, names
+
+
+def _variant(kind):
+    """batch_f1 with one planted mistake (or none)."""
+    _, names = _planted_7_7()
+    pair_f1, length_order = names["pair_f1"], names["length_order"]
+
+    def fn(cands, refs, embed_one):
+        s_c, s_r = length_order(cands), length_order(refs)
+        if kind == "unsorted":  # the batching dropped: every pair embedded alone, in its own order
+            return [pair_f1(embed_one(c), embed_one(r)) for c, r in zip(cands, refs)]
+        emb_c = [embed_one(cands[i]) for i in s_c]
+        emb_r = [embed_one(refs[i]) for i in s_r]
+        if kind == "no put back":  # left in length order: row j compares cands[s_c[j]] with refs[s_r[j]]
+            return [pair_f1(c, r) for c, r in zip(emb_c, emb_r)]
+        if kind == "sorted rows":  # right pairs, but the scores left in the candidates' length order
+            inv = [s_r.index(k) for k in range(len(refs))]
+            return [pair_f1(emb_c[j], emb_r[inv[s_c[j]]]) for j in range(len(cands))]
+        if kind == "one side":  # only the candidates put back
+            emb_c = [emb_c[s_c.index(k)] for k in range(len(cands))]
+            emb_r = [emb_r[i] for i in s_r]
+            return [pair_f1(c, r) for c, r in zip(emb_c, emb_r)]
+        emb_c = [emb_c[s_c.index(k)] for k in range(len(cands))]
+        emb_r = [emb_r[s_r.index(k)] for k in range(len(refs))]
+        return [pair_f1(c, r) for c, r in zip(emb_c, emb_r)]
+    return fn
+
+
+def test_7_7_solution_passes(capsys):
+    _, names = _planted_7_7()
+    fn = run_cells(NOTEBOOK_B, "def batch_f1", solution=True, torch=torch, **names)["batch_f1"]
+    assert passes(ch07.check_7_7, fn, capsys)
+    assert passes(ch07.check_7_7, _variant("right"), capsys)
+
+
+@pytest.mark.parametrize("kind, named", [("planted", "still mis-paired"), ("no put back", "still mis-paired"),
+                                         ("one side", "still mis-paired"), ("sorted rows", "stay in length order"),
+                                         ("unsorted", "keep the batching")])
+def test_7_7_rejects_each_mistake_with_a_hint_naming_it(kind, named, capsys):
+    fn = _planted_7_7()[0] if kind == "planted" else _variant(kind)
+    assert not ch07.check_7_7(fn)
+    assert named in capsys.readouterr().out
+    assert not passes(ch07.check_7_7, stub, capsys)
+
+
+def test_7_7_batches_are_mis_paired_by_the_planted_code():
+    """Each batch of the check makes the planted code pair at least two rows wrongly (else it could pass)."""
+    from course_lib.course.checks import ch07b
+
+    for cands, refs in ch07b._batches_7_7():
+        s_c, s_r = ch07b._length_order(cands), ch07b._length_order(refs)
+        assert sum(s_c[s_c[j]] != s_r[s_r[j]] for j in range(len(cands))) >= 2
+
+
+def test_7_5_and_7_7_cases_are_drawn_again_with_the_grading_seed(monkeypatch):
+    """The function exercises' cases come from a seeded draw: the grading seed draws others (7.5 keeps the
+    paper's hash first, the one the chapter asks about)."""
+    from course_lib.course.checks import ch07b
+
+    published_hashes, published_batches = ch07b._hashes_7_5(), ch07b._batches_7_7()
+    monkeypatch.setenv("COURSE_GRADING_SEED", "12345")
+    hashes, batches = ch07b._hashes_7_5.__wrapped__(), ch07b._batches_7_7.__wrapped__()
+    assert hashes[0] == published_hashes[0] and set(hashes[1:]) != set(published_hashes[1:])
+    assert not set(batches) & set(published_batches) and len(batches) == 3

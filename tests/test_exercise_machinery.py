@@ -101,6 +101,44 @@ def test_an_untouched_stub_does_not_count_as_an_attempt(capsys):
     assert "replace `raise NotImplementedError()`" in out and "mannwhitneyu" not in out
 
 
+def test_the_stub_hint_goes_on_as_a_sentence(capsys):
+    """After "... with your code." the hint starts with a capital letter (it used to go on lower-case),
+    unless it starts with code."""
+    from course_lib.course.checks import _sentence, reset_attempts, run
+
+    def stub():
+        raise NotImplementedError()
+
+    reset_attempts()
+    run("0.9", stub, "score both texts, then subtract.")
+    assert "with your code. Score both texts" in capsys.readouterr().out
+    assert _sentence("idf=True takes") == "idf=True takes"
+
+
+def test_the_code_shows_after_repeats_of_one_mistake_not_after_different_slips(capsys):
+    """Three different honest slips never bring the code; the same mistake three times does (its
+    numbers may change)."""
+    from course_lib.course.checks import CODE_HINT_AFTER, reset_attempts, run
+
+    def failing(message):
+        def test():
+            raise AssertionError(message)
+        return test
+
+    reset_attempts()
+    for slip in ("wrong order", "a string, not a number", "NaN from 0 * (-inf)"):
+        run("0.9", failing(slip), "the idea", code="secret_code()")
+    assert "secret_code" not in capsys.readouterr().out
+    for k in range(CODE_HINT_AFTER):
+        run("0.9", failing(f"P should be 0.5, yours 0.{k}"), "the idea", code="secret_code()")
+    assert "secret_code" not in capsys.readouterr().out
+    run("0.9", failing("P should be 0.5, yours 0.7"), "the idea", code="secret_code()")
+    assert "secret_code" in capsys.readouterr().out
+    reset_attempts("0.9")
+    run("0.9", failing("P should be 0.5, yours 0.7"), "the idea", code="secret_code()")
+    assert "secret_code" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("module, check, wrong, code", [
     ("ch03", "check_3_3", lambda c, r, cm, rm: c @ r.transpose(1, 2), "cand_mask[:, :, None] & ref_mask[:, None, :]"),
     ("ch08", "check_8_3", lambda scores, labels: 0.5, "mannwhitneyu(pos, neg).statistic / (len(pos) * len(neg))"),

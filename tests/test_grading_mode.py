@@ -59,7 +59,8 @@ def test_attempts_are_counted_per_notebook_copy(monkeypatch, capsys):
     checks._FAILURES.clear()  # a fresh kernel for bob's file
     run("0.8", _wrong, "the idea", code="secret_code()")
     assert "secret_code" not in capsys.readouterr().out
-    counts = json.loads(attempts_file().read_text())
+    counts = {nb: {k: v for k, v in c.items() if "#" not in k}  # beside each mistake's own count
+              for nb, c in json.loads(attempts_file().read_text()).items()}
     assert counts == {str(Path("/class/alice/04_greedy_matching.ipynb").resolve()): {"0.8": CODE_HINT_AFTER + 1},
                       str(Path("/class/bob/04_greedy_matching.ipynb").resolve()): {"0.8": 1}}
 
@@ -77,7 +78,7 @@ def test_no_public_helper_of_a_checker_computes_an_answer():
         module = importlib.import_module(f"course_lib.course.checks.{path.stem}")
         public = {name for name, fn in vars(module).items() if inspect.isfunction(fn)
                   and fn.__module__ == module.__name__ and not name.startswith("_")}
-        assert public, path.stem
+        assert public or path.stem.endswith("_cases"), path.stem  # a _cases module holds a chapter's cases only
         stray = {n for n in public if not n.startswith("check_")} - DATA_PROVIDERS
         assert not stray, f"{path.stem}: public helpers {sorted(stray)}"
 

@@ -5,8 +5,9 @@ module gives) is run twice in fresh processes: in learning mode, where it comput
 solution notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading
 seed), where it computes the right answer on the hidden data. In grading mode the right answer must pass
 and the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py
-with nbgrader's real commands; chapter 10's and 6.3, 7.3, 7.5's answers are read-offs (see
-course_lib/course/checks/__init__.py) and are not here.
+with nbgrader's real commands; chapter 10's answers are read-offs (see
+course_lib/course/checks/__init__.py) and are not here. 6.3's candidate and threshold and 7.3's settings are drawn with the grading seed (its
+answer is the hash the command prints for them); 7.5, 7.7 and 4.5 are functions, checked on the checker's cases.
 """
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def answer_2_4():
     from course_lib.teaching.contextual import word_cosine_by_layer
 
     cos = {w: float(word_cosine_by_layer(a, b, w)[course_lib.DEFAULT_LAYER]) for w, (a, b) in ch02.SENSE_PAIRS.items()}
-    return [min(cos, key=cos.get)]
+    word = min(cos, key=cos.get)
+    return [[word, cos[word]]]
 
 
 def answer_2_5():
@@ -84,7 +86,8 @@ def answer_3_1():
     from course_lib.course.checks import ch03
 
     tokenizer, _ = load()
-    return [[len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]]
+    return [[len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES],
+            [w for s in ch03.COUNT_SENTENCES for w in s.split() if len(tokenizer.tokenize(w)) > 1]]
 
 
 def answer_3_4():
@@ -100,6 +103,18 @@ def answer_3_4():
     return [(batch - alone).tolist(), [[max(n_c) - a, max(n_r) - b] for a, b in zip(n_c, n_r)]]
 
 
+def answer_6_3():
+    from course_lib.bertscore import baseline as B
+    from course_lib.course.checks import ch06
+
+    data = ch06.halford()
+    b = B.layer_baseline(ch06._bert_score_baseline("roberta-large"), 17)
+    raw_P = {c["id"]: b[0].item() + (1 - b[0].item()) * c["published"]["P"] for c in data["candidates"]}
+    asked = next(c for c in data["candidates"] if c["id"] == ch06.CANDIDATE_6_3)
+    raw_R = b[1].item() + (1 - b[1].item()) * asked["published"]["R"]
+    return [[raw_P[asked["id"]], raw_R], [k for k, p in raw_P.items() if p >= ch06.THRESHOLD_6_3]]
+
+
 def answer_6_4():
     from scipy.stats import spearmanr
 
@@ -111,6 +126,22 @@ def answer_6_4():
     x = B.rescale(F, b_F)
     return [{"spearman": float(spearmanr(F, x).statistic), "negative": int((x < 0).sum()),
              "empty": float(B.rescale(torch.tensor(0.0), b_F))}]
+
+
+def answer_7_3():
+    from course_lib.bertscore.baseline import default_baseline_path
+    from course_lib.course.checks import ch07
+    from course_lib.evaluation import datasets
+    from course_lib.model import embedded_model_path
+    from course_lib.teaching import bertscore_probes as probes
+
+    call, model = ch07.CALL_7_3, str(embedded_model_path())
+    flags = ["--lang", "en", "--num_layers", str(call["num_layers"])] + (["--idf"] if call["idf"] else [])
+    if call["rescale_with_baseline"]:
+        flags += ["--rescale_with_baseline", "--baseline_path", str(default_baseline_path(None))]
+    wmt = datasets.wmt16().head(3)
+    run = probes.run_cli(wmt.mt.tolist(), wmt.ref.tolist(), flags, model=model)[0]
+    return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
 def answer_7_4():
@@ -224,7 +255,8 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.4"], "07b": ["7.4"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
+            "07b": ["7.4"],
             "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 

@@ -65,7 +65,8 @@ def _published():
                            "ch04.SWAP_PAIRS], tokenizer)",
         ("answer_4_4", 0): f"answer_4_4 = {ch04.CAT_CANDIDATES[win]!r}\n"
                            f"weakest_4_4 = {ch04._weakest_token(ch04.CAT_CANDIDATES[1 - win], ch04.CAT_REFERENCE)!r}",
-        ("answer_4_5", 0): f"answer_4_5 = {list(ch04._tokens_matching_special(*ch04.PUNCTUATION_PAIR))!r}",
+        ("answer_4_5", 0): f"    return {list(ch04._tokens_matching_special(*ch04.PUNCTUATION_PAIR))!r}, "
+                           f"{ch04._special_credit(*ch04.PUNCTUATION_PAIR)[1]!r}",  # a function of the published pair
         ("answer_5_2", 1): f"heaviest_5_2 = {heaviest!r}",
         ("answer_5_3", 0): f"answer_5_3 = {list(ch05._nan_recall_pairs())!r}",
         ("answer_5_4", 0): f"answer_5_4 = ({math.log(m + 1)!r}, {math.log((m + 1) / 2)!r})\n"
@@ -108,7 +109,7 @@ def _student(kind: str, release, source, published):
             cell.source = _replace_region(cell.source, 0, "    return float(sim.max(dim=1).values.clamp(min=0).mean()), "
                                                            "float(sim.max(dim=0).values.clamp(min=0).mean())")
         if kind == "partly" and gid == "answer_4_5":
-            cell.source = _replace_region(cell.source, 0, 'answer_4_5 = ["the"]')
+            cell.source = _replace_region(cell.source, 0, '    return ["the"], 0.0')
     return nb
 
 

@@ -6,8 +6,8 @@ hard-coded score), prints one line -- a pass, or a hint -- and returns True or F
 same checkers on planted wrong answers.
 
 Hints come in two tiers. A failure first names the concept and the failing case. The code-level
-hint (the expression to write) comes after repeated failures of the same exercise
-(`CODE_HINT_AFTER`), or at once when the check is called with `hint=2` or the environment variable
+hint (the expression to write) comes after the same mistake is repeated (`CODE_HINT_AFTER` failures
+with the same first-level hint, numbers aside: three different honest slips never show the code), or at once when the check is called with `hint=2` or the environment variable
 COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
 processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
@@ -19,12 +19,12 @@ True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config
 nbgrader` writes sets it for nbgrader's runs): a failing check raises AssertionError with its
 first-level hint (never the code), and no attempts file is read or written; the chapters' value
 exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), which no release holds
-(each chapter's `_hidden_data()` or data function: 1.5, 1.7, 2.4, 2.5, 3.1, 3.4, 4.3-4.5, 5.2-5.4, 6.4,
-7.4, 8.4-8.6, 9.4, 9.5). Four value answers stay on the published data because they are read off a
-fixed thing, not computed from data: 6.3 (a blog post's published scores, un-rescaled), 7.3 (the hash
-bert-score's command line prints for the settings the exercise gives), 7.5 (a paper's reported hash,
-read part by part) and 10.3 (the language pair of the chapter's own leave-one-pair-out fit, which takes
-the whole learned pipeline to re-run). Weigh them as such when grading.
+(each chapter's `_hidden_data()` or data function: 1.5, 1.7, 2.4, 2.5, 3.1, 3.4, 4.3-4.5, 5.2-5.4, 6.3,
+6.4, 7.3, 7.4, 8.4-8.6, 9.4, 9.5; 6.3 asks about another candidate and threshold, 7.3 about a command
+with other settings). The function exercises run on the checker's own cases (7.5 and 7.7 on cases
+drawn with the grading seed too). One value answer stays on the published data because it is read off a
+fixed thing, not computed from data: 10.3 (the language pair of the chapter's own leave-one-pair-out
+fit, which takes the whole learned pipeline to re-run). Weigh it as such when grading.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
 student's function with that course_lib function made unavailable (`forbid`): calling it fails
@@ -41,7 +41,7 @@ import sys
 
 from .state import (GRADING_ENV, GRADING_SEED_ENV, NOTEBOOK_ENV, RESULTS_ENV, _FAILURES,  # noqa: F401
                     _count_failure, _forget, _load_attempts, _record, _save_attempts, attempts_file,
-                    failed_attempts, grading, grading_seed, hidden_rng, hidden_rows, notebook_copy,
+                    failed_attempts, grading, repeated_mistake, grading_seed, hidden_rng, hidden_rows, notebook_copy,
                     recorded_results, reset_attempts)
 
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
@@ -82,10 +82,28 @@ def report(exercise: str, ok: bool, hint: str = "") -> bool:
     return ok
 
 
+def _sentence(text: str) -> str:
+    """`text` starting as a sentence does: a capital first letter, unless it starts with code (idf=True)."""
+    word = text.split(" ", 1)[0]
+    if word[:1].islower() and word.isalpha():
+        return text[0].upper() + text[1:]
+    return text
+
+
+def _mistake(text: str) -> str:
+    """Which mistake a hint names: its text with the numbers taken out (a student who repeats one slip
+    on new numbers repeats the mistake), hashed short for the attempts file."""
+    import hashlib
+    import re
+
+    return hashlib.sha1(re.sub(r"\d+(\.\d+)?", "#", text).encode()).hexdigest()[:10]
+
+
 def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool) -> str:
+    """The hint, with the code after `CODE_HINT_AFTER` repeats of this very mistake (or when asked)."""
     if grading():  # the first-level hint only: no code, no attempts counted
         return hint
-    failures = _count_failure(exercise) if attempted else failed_attempts(exercise)
+    failures = _count_failure(exercise, _mistake(hint)) if attempted else repeated_mistake(exercise)
     if code and (hint_level(level) >= 2 or failures > CODE_HINT_AFTER):
         return f"{hint} Code: {code}"
     if code:
@@ -99,22 +117,22 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1) -> bool:
 
     `hint` names the concept; an assertion's message adds the failing case; `code` (the code-level
     hint) is added when `level` (or $COURSE_HINT) >= 2 or after CODE_HINT_AFTER failed attempts of
-    this exercise, remembered across processes (see the module's docstring). An untouched stub
+    this exercise with the same mistake (the same hint, numbers aside), remembered across processes (see the module's docstring). An untouched stub
     (NotImplementedError) is not counted as an attempt.
     """
     try:
         test()
     except NotImplementedError:
         return report(exercise, False, "replace `raise NotImplementedError()` with your code. "
-                      + _hint_text(exercise, hint, code, level, attempted=False))
+                      + _sentence(_hint_text(exercise, hint, code, level, attempted=False)))
     except ForbiddenCall as err:
-        return report(exercise, False, f"{err} " + _hint_text(exercise, hint, code, level, attempted=True))
+        return report(exercise, False, _hint_text(exercise, f"{err} {_sentence(hint)}", code, level, attempted=True))
     except AssertionError as err:
         detail = f" ({err})" if str(err) else ""
         return report(exercise, False, _hint_text(exercise, hint + detail, code, level, attempted=True))
     except Exception as err:  # a student's code may fail in any way
-        return report(exercise, False, f"your code raised {type(err).__name__}: {err}. "
-                      + _hint_text(exercise, hint, code, level, attempted=True))
+        return report(exercise, False, _hint_text(exercise, f"your code raised {type(err).__name__}: {err}. "
+                                                  + _sentence(hint), code, level, attempted=True))
     _forget(exercise)
     return report(exercise, True)
 

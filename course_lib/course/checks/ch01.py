@@ -213,6 +213,9 @@ def check_1_7(concordant, discordant=None, tau_b=None, hint: int = 1) -> bool:
         c, d, tx, ty, _ = _pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)
         for name, value in (("concordant_1_7", concordant), ("discordant_1_7", discordant), ("tau_b_1_7", tau_b)):
             assert value is not None, f"set {name}"
+        if close(concordant, d, 0) and close(discordant, c, 0) and c != d:
+            raise AssertionError("you swapped them: concordant pairs are those metric and people order the "
+                                 "same way (both up or both down), discordant the opposite")
         assert close(concordant, c, 0) and close(discordant, d, 0), \
             "not the right pair counts: a pair tied on either side is neither concordant nor discordant"
         want = float(kendalltau(SYSTEMS_METRIC, SYSTEMS_HUMAN).statistic)

@@ -146,16 +146,26 @@ def _cosines_by_layer(a: str, b: str, word: str) -> tuple[float, ...]:
 
 
 def check_2_4(answer, hint: int = 1) -> bool:
-    """answer: the word of SENSE_PAIRS whose two occurrences are least similar at layer 4."""
+    """answer: (the word of SENSE_PAIRS whose two occurrences are least similar at layer 4, that cosine)."""
     def test():
-        assert answer is not None, "set answer_2_4 to one of the words of ch02.SENSE_PAIRS"
-        word = str(answer).strip().lower()
+        assert answer is not None, "set answer_2_4 to (word, cosine): a word of ch02.SENSE_PAIRS and its cosine"
+        assert isinstance(answer, (tuple, list)) and len(answer) == 2, (
+            "give a pair (word, cosine at layer 4), e.g. (\"bat\", 0.5), not only the word")
+        word, cos = str(answer[0]).strip().lower(), answer[1]
         assert word in SENSE_PAIRS, f"answer with one of {sorted(SENSE_PAIRS)}"
-        assert word == _most_separated_word(), "not the word with the lowest cosine at layer 4"
+        assert not isinstance(cos, str), f"the cosine is a number, not the text {cos!r}"
+        by_layer = _cosines_by_layer(*SENSE_PAIRS[word], word)
+        layers = [k for k, c in enumerate(by_layer) if close(cos, c, 1e-4)]
+        assert not layers or 4 in layers, (f"{cos:.4f} is the cosine of {word!r} at layer {layers[0]}, not at "
+                                           "layer 4, BERTScore's default: measure at layer 4")
+        assert close(cos, by_layer[4], 1e-4), f"{word!r}: its two vectors' cosine at layer 4 is not {float(cos):.4f}"
+        want = _most_separated_word()
+        assert word == want, (f"{word!r} is not the word with the lowest cosine at layer 4: another word's two "
+                              "senses are further apart there")
     return run("2.4", test, "context separates the senses most where the two vectors are *least* similar: measure "
                             "each word's cosine at layer 4 (guessing from the meanings is not enough).",
                code="cosines = {w: word_cosine(a, b, w, 4) for w, (a, b) in ch02.SENSE_PAIRS.items()}; "
-                    "answer_2_4 = min(cosines, key=cosines.get)", level=hint)
+                    "w = min(cosines, key=cosines.get); answer_2_4 = (w, cosines[w])", level=hint)
 
 
 # 2.5: pairs of sentences with "cat"; at layer 0 only the token, its position and the segment count

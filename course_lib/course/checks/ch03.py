@@ -33,18 +33,44 @@ def _real_tokens_count(sentence: str) -> int:
     return sum(t not in (tokenizer.cls_token, tokenizer.sep_token) for t in tokens(tokenizer, sentence))
 
 
-def check_3_1(answer, hint: int = 1) -> bool:
-    """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP]."""
+def _split_words(sentence: str) -> list[str]:
+    """The words of `sentence` (split at spaces, as written) that take more than one row of its matrix."""
+    tokenizer, _ = load()
+    return [w for w in sentence.split() if len(tokenizer.tokenize(w)) > 1]
+
+
+def check_3_1(answer, split=None, hint: int = 1) -> bool:
+    """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP];
+    split_3_1: the words (as the sentences write them) that take more than one row."""
     def test():
         want = [_real_tokens_count(s) for s in COUNT_SENTENCES]
         assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
             f"give a list of {len(want)} integers, one per sentence"
+        strings = [x for x in answer if isinstance(x, str)]
+        assert not strings, (f"you gave text ({strings[0]!r}), not a number: give integers, e.g. 7, not "
+                             "'7' or the tokens themselves")
+        assert all(isinstance(x, int) or (isinstance(x, float) and x.is_integer()) for x in answer), (
+            f"give whole numbers (token counts), not {[type(x).__name__ for x in answer]}")
         for s, got, w in zip(COUNT_SENTENCES, answer, want):
+            assert got != w + 2, f"{s!r}: you counted {got}, [CLS] and [SEP] included: leave them out"
             assert got == w, f"{s!r}: you counted {got}"
+        assert isinstance(split, (list, tuple)) and all(isinstance(x, str) for x in split), (
+            "answer_3_1 is right. Now set split_3_1 to the list of words (as the sentences write them, e.g. "
+            "\"airport\") that take more than one row")
+        words = [w for s in COUNT_SENTENCES for w in _split_words(s)]
+        got = [x.strip() for x in split]
+        pieces = [x for x in got if x.startswith("##") or x not in {w for s in COUNT_SENTENCES for w in s.split()}]
+        assert not pieces, (f"{pieces}: list whole words as the sentence writes them (split at spaces, "
+                            "punctuation attached), not their pieces")
+        assert not set(got) - set(words), f"{sorted(set(got) - set(words))} take(s) one row only"
+        assert not set(words) - set(got), (f"you found {len(set(got))} of the {len(set(words))} words: a word "
+                                          "WordPiece does not know is split into pieces, and a punctuation mark "
+                                          "attached to a word is a row of its own")
     return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
-                            "are not counted.",
-               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]  # print "
-                    "tokens(tokenizer, s) to see them", level=hint)
+                            "are not counted. A word takes several rows when it is split.",
+               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]; split_3_1 = "
+                    "[w for s in ch03.COUNT_SENTENCES for w in s.split() if len(tokenizer.tokenize(w)) > 1]",
+               level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -124,6 +150,10 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
             assert tuple(got.shape) == tuple(want.shape), \
                 f"shape {tuple(got.shape)}, expected {tuple(want.shape)}"
             pad = torch.isinf(want)
+            nan = int(torch.isnan(got).sum())
+            assert not nan, (f"{nan} cells of your matrix are NaN: 0 * (-inf) is NaN (IEEE), so a mask "
+                             "multiplied into -inf (or -inf added, times a mask) spoils the cells. Put -inf "
+                             "in the padding cells with masked_fill or torch.where, never by multiplying")
             assert torch.equal(torch.isneginf(got), pad), (
                 f"{int(pad.sum())} cells pair a token with padding and must be -inf; yours has "
                 f"{int(torch.isneginf(got).sum())} -inf cells, {int((torch.isneginf(got) != pad).sum())} of them "

@@ -2,6 +2,7 @@
 course_lib's matching, plots (pair_view) and scorer with the embedded model, on several cases."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 import torch
@@ -9,12 +10,12 @@ import torch
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
+from .ch04_cases import (BETAS, SPECIAL_PAIR, _f_beta, _padded_matrices, _weighted_cases,  # noqa: F401 (ch04.*)
+                         _without_weight0_targets, _slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
 RED_SHOES_CANDIDATES = ["The rouge slippers cost $20", "The blue socks cost $20"]
-# Section 5: the candidate has no final full stop; the reference has one.
-SPECIAL_PAIR = ("people like foreign cars", "Consumers prefer imported cars.")
 # Exercise 4.3: three (a, b) pairs, scored a -> b and b -> a with idf=True.
 SWAP_PAIRS = [("A woman slices an onion.", "Someone is cutting an onion in the kitchen."),
               ("The train was delayed by heavy snow.", "Snow delayed the train."),
@@ -41,30 +42,6 @@ def _hidden_data():
 
 if grading():
     SWAP_PAIRS, (CAT_REFERENCE, CAT_CANDIDATES), PUNCTUATION_PAIR = _hidden_data()
-
-
-@lru_cache(maxsize=None)
-def _padded_matrices():
-    """Matrices [cand_len, ref_len] of one pair cut out of a padded batch: -inf in every cell whose
-    candidate or reference token is padding (trailing rows / columns). Random cosines in [-1, 1]
-    (one real row all negative, where a 0 would win), and two real pairs padded by hand."""
-    from course_lib.teaching.plots import pair_view
-
-    g = torch.Generator().manual_seed(4)
-    mats = []
-    for n_c, n_r, pad_c, pad_r in [(3, 5, 0, 0), (6, 4, 2, 0), (5, 5, 0, 3), (4, 7, 3, 2), (1, 7, 4, 1)]:
-        sim = torch.rand(n_c + pad_c, n_r + pad_r, generator=g) * 2 - 1
-        sim[0, :n_r] = -torch.rand(n_r, generator=g) * 0.5 - 0.05  # a real token with no positive cosine
-        sim[n_c:, :] = float("-inf")
-        sim[:, n_r:] = float("-inf")
-        mats.append(sim)
-    for (cand, ref), (pad_c, pad_r) in zip([("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR],
-                                           [(5, 0), (2, 6)]):
-        real = pair_view(cand, ref).sim[1:-1, 1:-1]  # real tokens only
-        sim = torch.full((real.shape[0] + pad_c, real.shape[1] + pad_r), float("-inf"))
-        sim[:real.shape[0], :real.shape[1]] = real
-        mats.append(sim)
-    return tuple(mats)
 
 
 def _as_floats(result, n: int, what: str):
@@ -104,47 +81,6 @@ def check_4_1(greedy_precision_recall, hint: int = 1) -> bool:
                level=hint)
 
 
-@lru_cache(maxsize=None)
-def _weighted_cases():
-    """(sim, cand_weights, ref_weights, (P, R, F) or None): random weights, and real pairs whose
-    expected P, R, F come from course_lib.teaching.plots.pair_view (bert-score's rule, idf weights)."""
-    from course_lib.bertscore.idf import idf_weights
-    from course_lib.model import load
-    from course_lib.teaching.plots import pair_view
-
-    g = torch.Generator().manual_seed(5)
-    cases = []
-    for n_c, n_r in [(4, 6), (7, 3), (5, 5)]:
-        sim = torch.rand(n_c, n_r, generator=g)
-        cw, rw = torch.rand(n_c, generator=g) * 3, torch.rand(n_r, generator=g) * 3
-        cw[0] = rw[-1] = 0.0  # a weight-0 token, like [CLS]/[SEP]
-        sim[:, -1] = sim.max() + 0.01  # ... that is the best match of every candidate token
-        cases.append((sim, cw, rw, None))
-    tokenizer, _ = load()
-    corpus = ["The weather is cold today.", "It is warm today.", "Cars are expensive.", SPECIAL_PAIR[1],
-              "The red shoes cost $20.00", "People like cars."]
-    idf = idf_weights(corpus, tokenizer)
-    for cand, ref in [("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR]:
-        for weights in (None, idf):
-            v = pair_view(cand, ref, weights=weights)
-            cases.append((v.sim, v.cand_weights, v.ref_weights, (v.P, v.R, v.F)))
-    return tuple(cases)
-
-
-BETAS = (1.0, 2.0, 0.5, 3.0)
-
-
-def _f_beta(P, R, beta):
-    return (1 + beta ** 2) * P * R / (beta ** 2 * P + R)
-
-
-def _without_weight0_targets(sim, cw, rw):
-    """P, R when weight-0 tokens ([CLS]/[SEP]) are also removed as match *targets* (the slip)."""
-    rows = sim.masked_fill((rw <= 0)[None, :], float("-inf")).max(dim=1).values.masked_fill(cw <= 0, 0.0)
-    cols = sim.masked_fill((cw <= 0)[:, None], float("-inf")).max(dim=0).values.masked_fill(rw <= 0, 0.0)
-    return (rows * cw).sum().item() / cw.sum().item(), (cols * rw).sum().item() / rw.sum().item()
-
-
 def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
     """weighted_bertscore(sim [cand_len, ref_len], cand_weights [cand_len], ref_weights [ref_len], beta)
     -> (P, R, F_beta) with P = Σ w·rowmax / Σ w, R likewise over columns,
@@ -170,14 +106,10 @@ def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
                         f"{case}: you left the weight-0 tokens ([CLS]/[SEP]) out as match *targets*. Weight 0 "
                         "keeps them out of the averages only; a real token may still pick [CLS] or [SEP] as "
                         "its best match (bert-score's rule, section 5): take the maxima over the whole matrix")
-                for name, a, b in zip("PR", got, want):
+                named = _slip_4_2(sim, cw, rw, beta, got)
+                assert named is None, f"{case}: {named}"
+                for name, a, b in zip("PRF", got, want):
                     assert close(a, b, 1e-5), f"{case}: {name} should be {b:.4f}, yours {a:.4f}"
-                if not close(got[2], want[2], 1e-5):
-                    swapped = _f_beta(R, P, beta)
-                    assert not close(got[2], swapped, 1e-5), (
-                        f"{case}: your F_beta leans towards P; with beta > 1 it must lean towards R "
-                        f"(beta² multiplies P in the denominator)")
-                    assert False, f"{case}: F_beta should be {want[2]:.4f}, yours {got[2]:.4f}"
     return run("4.2", test, "P is the weighted mean of the row maxima (divide by the sum of the weights, not "
                             "by the number of tokens), R the same over columns with the reference weights; "
                             "F_beta = (1 + beta²)·P·R / (beta²·P + R) counts recall beta times as much as "
@@ -205,6 +137,18 @@ def _swap_shifts() -> tuple[float, ...]:
     return tuple((score(b, a, idf=True)[2] - score(a, b, idf=True)[2]).tolist())
 
 
+def _weights_on_texts(weights, texts) -> set[float]:
+    """The distinct weights `weights` gives the real tokens of `texts`, read as the scorer reads them
+    (a defaultdict's default for an unseen id), without adding a key to a defaultdict."""
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.bertscore.idf import weight_of
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    ids = {i for t in texts for i in encode(tokenizer, t)} - {tokenizer.cls_token_id, tokenizer.sep_token_id}
+    return {round(weight_of(weights, i), 9) for i in ids}
+
+
 def check_4_3(answer, weights=None, hint: int = 1) -> bool:
     """answer_4_3: for each (a, b) of SWAP_PAIRS, F(b, a) - F(a, b), both with idf=True;
     weights_4_3: one idf dictionary with which F(a, b) = F(b, a) for every pair."""
@@ -220,12 +164,13 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
             if close(g, -w, 1e-4) and not close(g, w, 1e-4):
                 raise AssertionError(f"pair {k}: wrong sign (subtract F(a, b) from F(b, a))")
             assert close(g, w, 1e-4), f"pair {k}: F(b, a) - F(a, b) is not {g:.4f}"
-        assert weights is not None and weights is not True and hasattr(weights, "__getitem__"), (
+        assert isinstance(weights, Mapping), (
             "answer_4_3 is right. Now weights_4_3: give a dictionary {token id: weight} with which F is "
             "symmetric again (idf=True is what breaks the symmetry)")
-        values = {round(float(weights[k]), 9) for k in list(weights)[:10_000]}
-        assert len(values) > 2, "weights_4_3 should hold idf weights (rare tokens heavier), not all the same"
         a, b = [p[0] for p in SWAP_PAIRS], [p[1] for p in SWAP_PAIRS]
+        assert len(_weights_on_texts(weights, a + b)) > 1, (
+            "weights_4_3 gives every token of these texts the same weight: that is no idf weighting (rare "
+            "tokens should weigh more); keep idf, only fix where it comes from")
         gap = (score(a, b, idf=weights)[2] - score(b, a, idf=weights)[2]).abs().max().item()
         assert gap < 1e-6, f"with weights_4_3, F still changes by {gap:.4f} when a pair is swapped"
     return run("4.3", test, "idf=True takes the weights from the references, so swapping the texts changes the "
@@ -288,21 +233,56 @@ def _tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
                  if v.ref_weights[j] > 0 and i in (0, n_c - 1))
 
 
-def check_4_5(answer, hint: int = 1) -> bool:
-    """answer_4_5: the reference tokens of PUNCTUATION_PAIR whose best match is a special token."""
+SPECIAL_TEST_PAIRS = [("A cat sat on the mat.", "A cat sat on the mat."),
+                      ("prices rose sharply in march", "Consumer prices rose sharply in March, driven by energy!")]
+
+
+@lru_cache(maxsize=None)
+def _special_credit(candidate: str, reference: str) -> tuple[tuple[str, ...], float]:
+    """(reference tokens whose best match is [CLS]/[SEP], R under bert-score's rule - R with
+    exclude_special=True), from course_lib's pair_view."""
+    from course_lib.teaching.plots import pair_view
+
+    gain = pair_view(candidate, reference).R - pair_view(candidate, reference, exclude_special=True).R
+    return _tokens_matching_special(candidate, reference), float(gain)
+
+
+def _no_exclude_special(*args, **kwargs) -> bool:
+    return not kwargs.get("exclude_special")
+
+
+def check_4_5(special_credit, hint: int = 1) -> bool:
+    """special_credit(candidate, reference) -> (the reference tokens whose best match is [CLS]/[SEP],
+    R(bert-score's rule) - R(exclude_special=True)), on PUNCTUATION_PAIR, SPECIAL_PAIR and
+    SPECIAL_TEST_PAIRS, with exclude_special=True unavailable."""
+    special_credit = forbid(special_credit, "course_lib.teaching.plots", "course_lib.engine.scorer",
+                            "course_lib.bertscore.reference", allow=_no_exclude_special)
+
     def test():
-        want = _tokens_matching_special(*PUNCTUATION_PAIR)
-        got = [answer] if isinstance(answer, str) else list(answer) if isinstance(answer, (list, tuple)) else None
-        assert got is not None, "set answer_4_5 to a list of reference tokens, e.g. [\"meeting\"]"
-        got = [str(t).strip() for t in got]
-        assert not {"[CLS]", "[SEP]"} & set(got), (
-            "[CLS]/[SEP] is the candidate token that gets matched; give the *reference* tokens whose best "
-            "match it is")
-        missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
-        assert not extra, f"the best match of {extra} is a real token of the candidate"
-        assert not missing, f"you found {len(got)} of the {len(want)} reference tokens"
-    return run("4.5", test, "a reference token's best match is the row of its column's maximum: look for "
-                            "reference tokens (not [CLS]/[SEP] themselves) whose best row is [CLS] or [SEP].",
-               code="v = pair_view(*ch04.PUNCTUATION_PAIR); best_row = v.sim.argmax(dim=0); answer_4_5 = "
-                    "[v.ref_tokens[j] for j, i in enumerate(best_row.tolist()) if v.ref_weights[j] > 0 and "
-                    "i in (0, len(v.cand_tokens) - 1)]", level=hint)
+        for cand, ref in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS:
+            want, gain = _special_credit(cand, ref)
+            out = special_credit(cand, ref)
+            assert isinstance(out, (tuple, list)) and len(out) == 2, "return a pair (credited tokens, gain of R)"
+            got, g = out
+            got = [got] if isinstance(got, str) else list(got) if isinstance(got, (list, tuple)) else None
+            case = f"candidate {cand!r}, reference {ref!r}"
+            assert got is not None, f"{case}: the first item is a list of reference tokens, e.g. [\"meeting\"]"
+            got = [str(t).strip() for t in got]
+            assert not {"[CLS]", "[SEP]"} & set(got), (
+                f"{case}: [CLS]/[SEP] is the candidate token that gets matched; list the *reference* tokens whose "
+                "best match it is")
+            extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
+            assert not extra, f"{case}: the best match of {extra} is a real token of the candidate"
+            assert not missing, f"{case}: you found {len(set(got))} of the {len(set(want))} credited reference tokens"
+            g = float(g)
+            assert not (abs(g + gain) < 1e-5 < abs(gain)), f"{case}: wrong sign (R with the special targets minus R without)"
+            assert abs(g - gain) < 1e-5, (f"{case}: R gains {gain:.4f} from the special targets, yours {g:.4f}. "
+                                          "Without them, a column's maximum runs over the real candidate rows only; "
+                                          "R is still the weighted mean over the reference's real tokens")
+    return run("4.5", test, "a reference token's best match is the row of its column's maximum: the credited ones "
+                            "are those whose best row is the candidate's [CLS] (first) or [SEP] (last). The strict R "
+                            "takes each column's maximum over the real rows only, then the same weighted mean.",
+               code="v = pair_view(candidate, reference); n = len(v.cand_tokens); credited = [v.ref_tokens[j] for "
+                    "j, i in enumerate(v.sim.argmax(dim=0).tolist()) if v.ref_weights[j] > 0 and i in (0, n - 1)]; "
+                    "strict = (v.sim[1:-1].max(dim=0).values * v.ref_weights).sum() / v.ref_weights.sum(); "
+                    "return credited, float(v.R - strict)", level=hint)

@@ -241,6 +241,13 @@ def _unseen_tokens(candidate: str) -> tuple[str, ...]:
     return tuple(t for t, i in zip(tokenizer.convert_ids_to_tokens(ids), ids) if df[i] == 0)
 
 
+def _candidate_tokens(candidate: str) -> tuple[str, ...]:
+    from course_lib.bertscore.embeddings import tokens
+    from course_lib.model import load
+
+    return tuple(tokens(load()[0], candidate))
+
+
 def check_5_4(answer, unseen=None, hint: int = 1) -> bool:
     """Exercise 5.4: (idf of a token in no reference, idf of a token in exactly one) when the WMT16
     cs-en segments are scored with idf=True; and the tokens of INVENTED_CANDIDATE that get the first."""
@@ -255,6 +262,8 @@ def check_5_4(answer, unseen=None, hint: int = 1) -> bool:
             got = [float(x) for x in answer]
         except (TypeError, ValueError):
             raise AssertionError("answer with a pair of numbers") from None
+        if close(got[0], expected[1], 1e-4) and close(got[1], expected[0], 1e-4):
+            raise AssertionError("wrong order: your pair is (seen once, unseen); give (unseen, seen once)")
         if all(abs(g - w) < 0.006 for g, w in zip(got, expected)) and not all(
                 close(g, w, 1e-4) for g, w in zip(got, expected)):
             raise AssertionError("your numbers are right to two decimals: give them unrounded "
@@ -270,6 +279,10 @@ def check_5_4(answer, unseen=None, hint: int = 1) -> bool:
             "the pair is right. Now set unseen_5_4 to the list of the candidate's tokens (word pieces) that "
             "get the first weight")
         got_t = [t.strip() for t in unseen]
+        cand = _candidate_tokens(INVENTED_CANDIDATE)
+        alien = [t for t in got_t if t not in cand]
+        assert not alien, (f"{alien} is not a token of the candidate: the tokenizer splits words it does not "
+                           "know into word pieces (## marks a continuation); list the pieces tokens() gives")
         assert not set(got_t) - set(want), (f"{sorted(set(got_t) - set(want))} occur in some cs-en reference "
                                             "(df > 0)")
         assert not set(want) - set(got_t), (f"you found {len(set(got_t))} of the {len(set(want))} unseen tokens: "

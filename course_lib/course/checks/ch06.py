@@ -120,7 +120,18 @@ def _bert_score_baseline(model: str, lang: str = "en") -> Path:
 # ------------------------------------------------------------------ 6.3: the raw P and R behind the post
 
 PRF = {"P": 0, "R": 1, "F": 2}
-THRESHOLD_6_3 = 0.85
+CANDIDATE_6_3, THRESHOLD_6_3 = 2, 0.85  # the candidate whose raw P and R 6.3 asks for; the colleague's rule
+
+
+def _hidden_6_3() -> tuple[int, float]:
+    """In grading mode 6.3 asks about another candidate and another threshold, drawn with the grading
+    seed (no release holds them): the published answers, typed in, fail; the code that computed them passes."""
+    rng = hidden_rng("6.3")
+    return rng.choice([1, 3]), rng.choice([0.88, 0.90, 0.92])
+
+
+if grading():
+    CANDIDATE_6_3, THRESHOLD_6_3 = _hidden_6_3()
 
 
 def _published_raw(candidate: int, kind: str = "F") -> float:
@@ -135,15 +146,18 @@ def _published_raw(candidate: int, kind: str = "F") -> float:
 
 
 def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
-    """Exercise 6.3: `answer` = (raw P, raw R) of candidate 2 (the jazz trumpeter) under roberta-large,
-    layer 17; `accepted` = the ids of the candidates whose raw P reaches THRESHOLD_6_3."""
+    """Exercise 6.3: `answer` = (raw P, raw R) of candidate CANDIDATE_6_3 (2, the jazz trumpeter, as
+    published) under roberta-large, layer 17; `accepted` = the ids of the candidates whose raw P reaches
+    THRESHOLD_6_3."""
     def test():
+        k = CANDIDATE_6_3
         assert isinstance(answer, (tuple, list)) and len(answer) == 2, \
-            "set answer_6_3 to a pair (raw P, raw R) of candidate 2"
+            f"set answer_6_3 to a pair (raw P, raw R) of candidate {k}"
         p, r = (_number(v) for v in answer)
+        published = next(c for c in halford()["candidates"] if c["id"] == k)["published"]
         for kind, got in (("P", p), ("R", r)):
-            want = _published_raw(2, kind)
-            if close(got, halford()["candidates"][1]["published"][kind], 1e-6):
+            want = _published_raw(k, kind)
+            if close(got, published[kind], 1e-6):
                 raise AssertionError(f"your {kind} is the published (rescaled) value: undo the rescaling")
             # the published values have 3 decimals: their rounding moves the raw value by up to 0.0005 (1 - b)
             assert close(got, want, 2e-4), (f"your raw {kind} is {got:.4f}: use roberta-large's layer-17 "
@@ -160,7 +174,8 @@ def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
     return run("6.3", test, "the blog used roberta-large at layer 17: undo the rescaling of each published "
                "value with that model's baseline of the same column (P with b_P, R with b_R), not the course's.",
                code="b = B.layer_baseline(BERT_SCORE_BASELINES / \"roberta-large.tsv\", 17)  # [b_P, b_R, b_F]; "
-                    "pub = halford[\"candidates\"][1][\"published\"]; "
+                    "pub = next(c for c in halford[\"candidates\"] if c[\"id\"] == ch06.CANDIDATE_6_3)"
+                    "[\"published\"]; "
                     "answer_6_3 = (unrescale(pub[\"P\"], b[0].item()), unrescale(pub[\"R\"], b[1].item()))",
                level=hint)
 

@@ -1,5 +1,5 @@
 """Checkers for chapter 07a (using bert-score: exercises 7.1-7.3); those of 07b (neighbours, pitfalls
-and testing: 7.4-7.6) are in ch07b and re-exported here.
+and testing: 7.4-7.7) are in ch07b and re-exported here.
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
 the source of its command line), computed on several cases each time -- never typed in. The find-it
@@ -16,7 +16,7 @@ import torch
 
 from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
-from . import close, run
+from . import close, grading, run
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -171,13 +171,33 @@ def _hash_settings(h: str) -> str:
     return re.sub(r"_version=.*?\)", "_version=…", h.strip().replace(str(embedded_model_path()), "<model>"))
 
 
+# Exercise 7.3's Python call: bert_score.score(cands, refs, model_type=MODEL, lang="en", **CALL_7_3) with the
+# course's baseline file as baseline_path when rescaled (every other argument at its default).
+CALL_7_3 = {"num_layers": 4, "idf": True, "rescale_with_baseline": True}
+
+
+def _hidden_call() -> dict:
+    """In grading mode 7.3's settings are drawn with the grading seed (no release holds them): another
+    layer, idf and rescaling on or off; so the hash cannot be copied from the solutions."""
+    from . import hidden_rng
+
+    rng = hidden_rng("7.3")
+    return {"num_layers": rng.choice([1, 2, 3, 5, 6]), "idf": rng.random() < 0.5,
+            "rescale_with_baseline": rng.random() < 0.5}
+
+
+if grading():
+    CALL_7_3 = _hidden_call()
+
+
 def _expected_7_3() -> tuple[str, str]:
-    """(hash, flag) for exercise 7.3's command: model, layer 4, --idf, --rescale_with_baseline with a
-    --baseline_path, and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
+    """(hash, flag) for exercise 7.3's command: the model, CALL_7_3's settings as flags (a --baseline_path
+    when rescaled) and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
     from bert_score.utils import get_hash
 
     fast = _cli_default_tokenizer() == "fast"
-    expected = get_hash("<model>", 4, True, True, True, fast)
+    rescaled = CALL_7_3["rescale_with_baseline"]
+    expected = get_hash("<model>", CALL_7_3["num_layers"], CALL_7_3["idf"], rescaled, rescaled, fast)
     # the flag that makes the command use the Python API's default (use_fast_tokenizer=False)
     return _hash_settings(expected), ("--use_fast_tokenizer" if fast else "")
 
@@ -188,9 +208,11 @@ def check_7_3(answer, fix=None, hint: int = 1) -> bool:
         assert isinstance(answer, str) and answer.strip(), "set answer_7_3 to the hash string the command prints"
         want_hash, want_fix = _expected_7_3()
         got = _hash_settings(answer)
-        for part, meaning in (("_L4", "the layer"), ("_idf", "idf on"), ("-custom-rescaled", "a baseline file you "
-                              "supplied (-rescaled alone means bert-score's own file)")):
+        layer = f"_L{CALL_7_3['num_layers']}_"
+        for part, meaning in ((layer, "the layer"), ("_idf", "idf on"), ("_no-idf", "idf off"), ("-custom-rescaled",
+                              "a baseline file you supplied (-rescaled alone means bert-score's own file)")):
             assert part in got or part not in want_hash, f"your hash lacks {part!r}: {meaning}"
+        assert "rescaled" not in got or "rescaled" in want_hash, "this command does not rescale: no -rescaled part"
         assert got.endswith("_fast-tokenizer") == want_hash.endswith("_fast-tokenizer"), (
             "which tokenizer does the command use when no tokenizer flag is given? (section 3.4)")
         assert got == want_hash, f"the command prints {want_hash!r} (versions aside); yours reads {got!r}"
@@ -199,11 +221,12 @@ def check_7_3(answer, fix=None, hint: int = 1) -> bool:
                                          "numbers: which setting differs between the two?")
     return run("7.3", test, "every part of the hash is one setting (section 3.2); on the command line one flag "
                             "means the opposite of its name (section 3.4).",
-               code="run it: probes.run_cli(cli_cands, cli_refs, ['--num_layers', '4', '--idf', "
-                    "'--rescale_with_baseline', '--lang', 'en', '--baseline_path', BASELINE], model=MODEL)[0].hash; "
+               code="run it: probes.run_cli(cli_cands, cli_refs, flags_7_3, model=MODEL)[0].hash, with flags_7_3 = "
+                    "['--num_layers', str(ch07.CALL_7_3['num_layers'])] + ['--idf'] if idf + "
+                    "['--rescale_with_baseline', '--baseline_path', BASELINE] if rescaled + ['--lang', 'en']; "
                     "then read the action= of --use_fast_tokenizer in bert_score_cli/score.py", level=hint)
 
 
-# 7.4 - 7.6 (chapter 07b) live in ch07b; a notebook calls them from here
-from .ch07b import (PAPER_HASH, batches_7_4, check_7_4, check_7_5, check_7_6,  # noqa: E402,F401
-                    _expected_7_4)
+# 7.4 - 7.7 (chapter 07b) live in ch07b; a notebook calls them from here
+from .ch07b import (HASH_KEYS, PAPER_HASH, batches_7_4, check_7_4, check_7_5,  # noqa: E402,F401
+                    check_7_6, check_7_7, _expected_7_4)

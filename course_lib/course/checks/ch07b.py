@@ -1,4 +1,4 @@
-"""Checkers for chapter 07b (neighbours, pitfalls and testing): exercises 7.4-7.6.
+"""Checkers for chapter 07b (neighbours, pitfalls and testing): exercises 7.4-7.7.
 
 `ch07` re-exports them, so a notebook calls `ch07.check_7_4` like the checks of chapter 07a. Expected
 answers come from course_lib and bert-score (a kept BERTScorer, its hash function, course_lib's input
@@ -11,7 +11,7 @@ from functools import lru_cache
 
 import torch
 
-from . import close, grading, hidden_rng, run
+from . import close, grading, hidden_rng, hidden_rows, run
 
 
 def _normalise(answer) -> str:
@@ -102,24 +102,54 @@ def check_7_4(answer, hint: int = 1) -> bool:
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
+HASH_KEYS = ("model", "layer", "idf", "rescaled", "custom_baseline", "fast_tokenizer")
 
 
-def check_7_5(answer, reported: str = PAPER_HASH, hint: int = 1) -> bool:
-    """answer: dict with model, layer, idf, custom_baseline, fast_tokenizer; rebuilt into a hash."""
-    from bert_score.utils import get_hash
+@lru_cache(maxsize=None)
+def _hashes_7_5() -> tuple[tuple[str, tuple], ...]:
+    """(hash, settings) cases for read_hash: the paper's, then eight built with bert-score's get_hash from
+    settings drawn with a seed (the grading seed in grading mode): models it knows, a model folder whose
+    name holds "_" and "_L", every kind of baseline, both tokenizers."""
+    from bert_score.utils import get_hash, model2layers
 
+    rng = hidden_rng("7.5")
+    models = sorted(model2layers) + ["/home/me/models/my_model_L2", "./bert_tiny"]
+    settings = [("roberta-large", 17, False, True, False, True)]
+    for k in range(8):
+        model = models[-1 - k % 2] if k < 2 else rng.choice(models)
+        rescaled = k in (2, 3) or rng.random() < 0.5
+        settings.append((model, rng.randint(0, 24), rng.random() < 0.5, rescaled, rescaled and k != 2
+                         and rng.random() < 0.6 or k == 3, rng.random() < 0.5))
+    return tuple((get_hash(*x), x) for x in settings)
+
+
+def check_7_5(read_hash, hint: int = 1) -> bool:
+    """read_hash(h) -> {"model", "layer" (int), "idf", "rescaled", "custom_baseline", "fast_tokenizer"
+    (bools)} for any hash bert-score's get_hash makes; run on _hashes_7_5()."""
     def test():
-        keys = ("model", "layer", "idf", "custom_baseline", "fast_tokenizer")
-        assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_7_5 needs the keys {keys}"
-        assert all(answer[k] is not None for k in keys), "fill in every value (replace the Nones)"
-        versions = re.search(r"_version=.*?\)", reported).group(0)
-        rebuilt = get_hash(answer["model"], answer["layer"], answer["idf"], "rescaled" in reported,
-                           answer["custom_baseline"], answer["fast_tokenizer"])
-        rebuilt = re.sub(r"_version=.*?\)", lambda _: versions, rebuilt)  # compare settings, not versions
-        assert rebuilt == reported, f"your settings give the hash {rebuilt!r}"
-    return run("7.5", test, "read the hash left to right: every part is one setting.",
-               code="model, _L<layer>, _idf or _no-idf, versions, -rescaled (bert-score's file) or "
-                    "-custom-rescaled (your file), _fast-tokenizer.", level=hint)
+        for h, want in _hashes_7_5():
+            got = read_hash(h)
+            assert isinstance(got, dict) and all(k in got for k in HASH_KEYS), (
+                f"return a dict with the keys {HASH_KEYS}")
+            if isinstance(got["layer"], str):
+                raise AssertionError(f"{h!r}: the layer is a number (an int), not the text {got['layer']!r}")
+            for key, w in zip(HASH_KEYS, want):
+                g = got[key]
+                if key == "model" and g != w:
+                    raise AssertionError(f"{h!r}: the model is {w!r}, not {g!r}. A model name or folder may "
+                                         "itself hold '_' or '_L': the model is everything before the "
+                                         "last _L<layer>_ that precedes the idf part")
+                assert g == w and type(g) is type(w), (
+                    f"{h!r}: {key} is {w!r}, yours {g!r}" + (" (-rescaled alone is bert-score's own baseline "
+                                                             "file; -custom-rescaled is one you supplied)"
+                                                             if key in ("rescaled", "custom_baseline") else ""))
+    return run("7.5", test, "a hash reads left to right: the model, _L<layer>, _idf or _no-idf, the versions in "
+                            "_version=...(...), then -rescaled or -custom-rescaled when rescaled, then "
+                            "_fast-tokenizer when the fast tokenizer was used (chapter 07a, section 3.2).",
+               code=r"m = re.fullmatch(r'(.*)_L(\d+)_(idf|no-idf)_version=[^)]*\)(-custom-rescaled|-rescaled)?"
+                    r"(_fast-tokenizer)?', h); return {'model': m[1], 'layer': int(m[2]), 'idf': m[3] == 'idf', "
+                    r"'rescaled': m[4] is not None, 'custom_baseline': m[4] == '-custom-rescaled', "
+                    r"'fast_tokenizer': m[5] is not None}", level=hint)
 
 
 def _frames_7_6():
@@ -172,3 +202,84 @@ def check_7_6(split_valid, hint: int = 1) -> bool:
                code="ok = pd.Series([isinstance(a, str) and bool(a.strip()) and isinstance(r, str) and "
                     "bool(r.strip()) for a, r in zip(df[answer_col], df[reference_col])], index=df.index); "
                     "return df[ok], list(df.index[~ok])", level=hint)
+
+
+@lru_cache(maxsize=None)
+def _vectors(text: str) -> torch.Tensor:
+    """A sentence's token vectors [len, dim] (the embedded model, default layer), scaled to length 1."""
+    from course_lib.bertscore.embeddings import embed
+
+    e = embed([text])
+    v = e.embeddings[0][e.mask[0]]
+    return v / v.norm(dim=-1, keepdim=True)
+
+
+def _pair_f1(c: torch.Tensor, r: torch.Tensor) -> float:
+    sim = c @ r.T
+    P, R = sim.max(dim=1).values.mean(), sim.max(dim=0).values.mean()
+    return float(2 * P * R / (P + R))
+
+
+def _length_order(texts) -> list[int]:
+    return sorted(range(len(texts)), key=lambda k: len(texts[k]))
+
+
+@lru_cache(maxsize=None)
+def _batches_7_7() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """Three batches of five WMT16 pairs (one per language pair of three) whose candidates and references
+    are in different length orders, so that re-sorting with s a second time mis-pairs at least two rows
+    (and whose candidates are not already in length order, so that scores left in that order show).
+    Drawn with a fixed seed; in grading mode with the grading seed (hidden_rows)."""
+    batches = []
+    for k in range(3):
+        for attempt in range(50):
+            rows = hidden_rows(f"7.7:{k}:{attempt}", 5, max_words=30)
+            cands, refs = [r["mt"] for r in rows], [r["ref"] for r in rows]
+            s_c, s_r = _length_order(cands), _length_order(refs)
+            wrong = sum(s_c[s_c[j]] != s_r[s_r[j]] for j in range(5))
+            if wrong >= 2 and s_c != list(range(5)):  # mis-paired, and not already in length order
+                batches.append((tuple(cands), tuple(refs)))
+                break
+    return tuple(batches)
+
+
+def check_7_7(batch_f1, hint: int = 1) -> bool:
+    """batch_f1(cands, refs, embed_one) -> one F per aligned pair, each list embedded in its own length
+    order (the batcher's order) and the results put back where they belong."""
+    def test():
+        for cands, refs in _batches_7_7():
+            n, calls = len(cands), []
+
+            def embed_one(text):
+                calls.append(text)
+                return _vectors(text).clone()
+
+            got = batch_f1(list(cands), list(refs), embed_one)
+            assert got is not None and len(got) == n, f"return one F per pair: {n} numbers for {n} pairs"
+            got = [float(x) for x in got]
+            for side, texts in (("candidates", cands), ("references", refs)):
+                order = [t for t in calls if t in texts]
+                assert order == [texts[i] for i in _length_order(texts)], (
+                    f"keep the batching: embed the {side} once each, in their length order (embed_one in "
+                    "the order the batcher sorts them). The point is to undo the sort, not to drop it")
+            table = [[_pair_f1(_vectors(cands[a]), _vectors(refs[b])) for b in range(n)] for a in range(n)]
+            found = {}  # row -> (candidate's pair, reference's pair) that its number is the F of
+            for k, g in enumerate(got):
+                if abs(g - table[k][k]) >= 1e-5:
+                    hits = [(a, b) for a in range(n) for b in range(n) if abs(g - table[a][b]) < 1e-5]
+                    assert hits, (f"row {k}: {g:.4f} is the F of no candidate/reference combination of this "
+                                  "batch (keep pair_f1 as given)")
+                    found[k] = hits[0]
+            mixed = [(k, a, b) for k, (a, b) in found.items() if a != b]
+            assert not mixed, (f"row {mixed[0][0]} compares the candidate of pair {mixed[0][1]} with the reference "
+                               f"of pair {mixed[0][2]} ({len(mixed)} of {n} rows): the two lists are still "
+                               "mis-paired")
+            assert not found, (f"row {min(found)} holds the right score of pair {found[min(found)][0]}: the pairs "
+                               "are right but the scores stay in length order; put each back at its own pair's "
+                               "position")
+    return run("7.7", test, "sorted position j holds sentence s[j]. To undo the sort, what sits at j goes back to "
+                            "position s[j] (the inverse permutation); indexing with s a second time, as "
+                            "torchmetrics 1.9.0 does, puts s[s[j]] there instead and pairs a candidate with "
+                            "another pair's reference.",
+               code="emb_c = [emb_c[s_c.index(k)] for k in range(len(cands))]; "
+                    "emb_r = [emb_r[s_r.index(k)] for k in range(len(refs))]", level=hint)

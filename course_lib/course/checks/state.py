@@ -102,19 +102,35 @@ def failed_attempts(exercise: str) -> int:
     return max(_load_attempts()[exercise], _FAILURES[exercise])
 
 
-def _count_failure(exercise: str) -> int:
+def repeated_mistake(exercise: str) -> int:
+    """How often the most repeated mistake of `exercise` was made (each mistake is counted under
+    "<exercise>#<mistake>" beside the exercise's total)."""
     counts = _load_attempts()
-    counts[exercise] = max(counts[exercise], _FAILURES[exercise]) + 1
-    _FAILURES[exercise] = counts[exercise]
+    keys = {k for k in list(counts) + list(_FAILURES) if k.startswith(f"{exercise}#")}
+    return max((max(counts[k], _FAILURES[k]) for k in keys), default=0)
+
+
+def _count_failure(exercise: str, mistake: str = "") -> int:
+    """Count one failed attempt of `exercise` (and of its `mistake`); return how often this mistake
+    (or, without one, the exercise) has failed."""
+    counts = _load_attempts()
+    keys = [exercise] + ([f"{exercise}#{mistake}"] if mistake else [])
+    for key in keys:
+        counts[key] = max(counts[key], _FAILURES[key]) + 1
+        _FAILURES[key] = counts[key]
     _save_attempts(counts)
-    return counts[exercise]
+    return counts[keys[-1]]
 
 
 def _forget(exercise: str) -> None:
-    _FAILURES.pop(exercise, None)
+    def mine(key: str) -> bool:
+        return key == exercise or key.startswith(f"{exercise}#")
+
+    for key in [k for k in _FAILURES if mine(k)]:
+        _FAILURES.pop(key)
     counts = _load_attempts()
-    if counts.pop(exercise, None) is not None:
-        _save_attempts(counts)
+    if any(mine(k) for k in counts):
+        _save_attempts(Counter({k: v for k, v in counts.items() if not mine(k)}))
 
 
 def reset_attempts(exercise: str | None = None) -> None:

@@ -1,0 +1,106 @@
+"""Chapter 04's test cases for the code exercises 4.1 and 4.2: padded similarity matrices and weighted
+ones, random and from real pairs, with what a planted slip would return. `checks.ch04` imports these names."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import torch
+
+# Section 5: the candidate has no final full stop; the reference has one.
+SPECIAL_PAIR = ("people like foreign cars", "Consumers prefer imported cars.")
+
+
+@lru_cache(maxsize=None)
+def _padded_matrices():
+    """Matrices [cand_len, ref_len] of one pair cut out of a padded batch: -inf in every cell whose
+    candidate or reference token is padding (trailing rows / columns). Random cosines in [-1, 1]
+    (one real row all negative, where a 0 would win), and two real pairs padded by hand."""
+    from course_lib.teaching.plots import pair_view
+
+    g = torch.Generator().manual_seed(4)
+    mats = []
+    for n_c, n_r, pad_c, pad_r in [(3, 5, 0, 0), (6, 4, 2, 0), (5, 5, 0, 3), (4, 7, 3, 2), (1, 7, 4, 1)]:
+        sim = torch.rand(n_c + pad_c, n_r + pad_r, generator=g) * 2 - 1
+        sim[0, :n_r] = -torch.rand(n_r, generator=g) * 0.5 - 0.05  # a real token with no positive cosine
+        sim[n_c:, :] = float("-inf")
+        sim[:, n_r:] = float("-inf")
+        mats.append(sim)
+    for (cand, ref), (pad_c, pad_r) in zip([("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR],
+                                           [(5, 0), (2, 6)]):
+        real = pair_view(cand, ref).sim[1:-1, 1:-1]  # real tokens only
+        sim = torch.full((real.shape[0] + pad_c, real.shape[1] + pad_r), float("-inf"))
+        sim[:real.shape[0], :real.shape[1]] = real
+        mats.append(sim)
+    return tuple(mats)
+
+
+@lru_cache(maxsize=None)
+def _weighted_cases():
+    """(sim, cand_weights, ref_weights, (P, R, F) or None): random weights, and real pairs whose
+    expected P, R, F come from course_lib.teaching.plots.pair_view (bert-score's rule, idf weights)."""
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.model import load
+    from course_lib.teaching.plots import pair_view
+
+    g = torch.Generator().manual_seed(5)
+    cases = []
+    for n_c, n_r in [(4, 6), (7, 3), (5, 5)]:
+        sim = torch.rand(n_c, n_r, generator=g)
+        cw, rw = torch.rand(n_c, generator=g) * 3, torch.rand(n_r, generator=g) * 3
+        cw[0] = rw[-1] = 0.0  # a weight-0 token, like [CLS]/[SEP]
+        sim[:, -1] = sim.max() + 0.01  # ... that is the best match of every candidate token
+        cases.append((sim, cw, rw, None))
+    tokenizer, _ = load()
+    corpus = ["The weather is cold today.", "It is warm today.", "Cars are expensive.", SPECIAL_PAIR[1],
+              "The red shoes cost $20.00", "People like cars."]
+    idf = idf_weights(corpus, tokenizer)
+    for cand, ref in [("It is freezing today.", "The weather is cold today."), SPECIAL_PAIR]:
+        for weights in (None, idf):
+            v = pair_view(cand, ref, weights=weights)
+            cases.append((v.sim, v.cand_weights, v.ref_weights, (v.P, v.R, v.F)))
+    return tuple(cases)
+
+
+BETAS = (1.0, 2.0, 0.5, 3.0)
+
+
+def _f_beta(P, R, beta):
+    return (1 + beta ** 2) * P * R / (beta ** 2 * P + R)
+
+
+def _without_weight0_targets(sim, cw, rw):
+    """P, R when weight-0 tokens ([CLS]/[SEP]) are also removed as match *targets* (the slip)."""
+    rows = sim.masked_fill((rw <= 0)[None, :], float("-inf")).max(dim=1).values.masked_fill(cw <= 0, 0.0)
+    cols = sim.masked_fill((cw <= 0)[:, None], float("-inf")).max(dim=0).values.masked_fill(rw <= 0, 0.0)
+    return (rows * cw).sum().item() / cw.sum().item(), (cols * rw).sum().item() / rw.sum().item()
+
+
+def _slip_4_2(sim, cw, rw, beta, got) -> str | None:
+    """The common mistake a wrong (P, R, F_beta) of exercise 4.2 shows, named; None when it is none
+    of them. `got`: the student's three floats."""
+    def near(a, b):
+        return abs(float(a) - float(b)) < 1e-5
+
+    row, col = sim.max(dim=1).values, sim.max(dim=0).values
+    P, R = ((row * cw).sum() / cw.sum()).item(), ((col * rw).sum() / rw.sum()).item()
+    p_wrong, r_wrong = not near(got[0], P), not near(got[1], R)
+    if p_wrong or r_wrong:
+        if near(got[0], R) and near(got[1], P):
+            return "P and R are swapped: P averages the row maxima (candidate tokens), R the column maxima"
+        if ((p_wrong and near(got[0], (row * cw).sum() / len(cw)))
+                or (r_wrong and near(got[1], (col * rw).sum() / len(rw)))):
+            return (f"your weighted mean divides by the number of tokens ({len(cw)} candidate tokens); a weighted "
+                    f"mean divides by the sum of the weights (here {cw.sum().item():.2f}): .mean() of w·x is not it")
+        if (p_wrong and near(got[0], row.mean())) or (r_wrong and near(got[1], col.mean())):
+            return "your P or R leaves the weights out: multiply each maximum by its token's weight"
+        return None
+    if near(got[2], _f_beta(P, R, beta)):
+        return None
+    if beta != 1 and near(got[2], 2 * P * R / (P + R)):
+        return f"your F is the plain harmonic mean (beta = 1) whatever beta is; here beta = {beta}"
+    if beta != 1 and near(got[2], (1 + beta) * P * R / (beta * P + R)):
+        return "R counts beta² times as much as P, not beta times: square beta"
+    if not near(P, R) and near(got[2], _f_beta(R, P, beta)):
+        return ("your F_beta leans towards P; with beta > 1 it must lean towards R (beta² multiplies P in the "
+                "denominator: 1/F_beta = (1/P + beta²/R) / (1 + beta²))")
+    return None
