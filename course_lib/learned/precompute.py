@@ -1,12 +1,15 @@
 """Write the results chapter 10 reads from WMT16 into data/wmt16_da/vectors/ (see learned.cache):
 
-    python -m course_lib.learned.precompute
+    python -m course_lib.learned.precompute          (then: ... precompute ridge)
 
 the pooled vectors of the hypotheses, references and sources at the shipped heads' layer, and
 BERTScore P, R, F at every layer of each (hypothesis, reference) pair: what takes minutes to
 compute on a laptop's CPU. The files are named by the same hash `cached` looks them up by, so the
 library finds them without being told. Run it again when the data, the model or the layer changes
-(tests/test_learned.py recomputes a sample of each file and fails when they no longer agree).
+(tests/test_learned.py recomputes a sample of each file and fails when they no longer agree),
+then `python -m course_lib.learned.precompute ridge`: the shipped ridge metric's weights,
+course_lib/resources/learned/ridge.json, fitted on those results (tests/test_learned_ridge.py
+fits them afresh and compares).
 """
 from __future__ import annotations
 
@@ -33,6 +36,13 @@ def compute_all() -> None:
 
 
 def main() -> None:
+    import sys
+
+    if sys.argv[1:] == ["ridge"]:  # only the ridge metric's weights, from the shipped vectors (seconds)
+        from course_lib.learned.ridge_metric import write_shipped
+
+        print(write_shipped())
+        return
     target = cache.SHIPPED
     target.mkdir(parents=True, exist_ok=True)
     for old in target.glob("*.pt"):  # else `cached` would read them back instead of computing
