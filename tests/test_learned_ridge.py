@@ -69,6 +69,33 @@ def test_another_model_is_refused_by_the_ridge_metric_not_silently_scored():
         learned.score(None, [CAT], [MAT], model_type="roberta-large")
 
 
+# ---- the heads' held-out predictions chapter 10 reads (data/wmt16_da/vectors/heads-held-out-*) -----
+
+@pytest.mark.parametrize("without_shared", [False, True])
+def test_shipped_held_out_predictions_are_found_and_equal_a_fresh_computation(without_shared, tmp_path, monkeypatch):
+    """`metric.held_out()` is read from the shipped file (no head trained), and equals six heads
+    trained now, leave one pair out, with the shipped recipe (to 1e-4: another CPU moves the
+    pooled vectors at ~1e-7, which training amplifies; another seed moves predictions by ~0.1)."""
+    monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))         # an empty user cache: only the shipped files
+    with monkeypatch.context() as m:
+        m.setattr(metric, "fit", lambda *a, **k: pytest.fail("trained instead of read from the shipped file"))
+        shipped = metric.held_out(without_shared_references=without_shared)
+    assert not list(tmp_path.rglob("*.pt"))
+    df, recipe = wmt16(), metric.Recipe()
+    x, y = metric.wmt16_data(recipe.layer, recipe.use_source, df=df)
+    pair = "ro-en"                                             # one fold, trained now
+    train, test = np.flatnonzero(df.lp != pair), np.flatnonzero(df.lp == pair)
+    if without_shared:
+        train = train[~df.ref.iloc[train].isin(set(df.ref.iloc[test])).to_numpy()]
+        assert len(train) < 2800
+    head = metric.fit(x[train], y[train], recipe)
+    now = metric.predict(head.model, x[test])
+    assert shipped["held out"].shape == (len(df),) and shipped["train r"].shape == (6,)
+    assert (shipped["held out"][test] - now).abs().max() < 1e-4
+    r_train = float(torch.corrcoef(torch.stack([metric.predict(head.model, x[train]), y[train]]))[0, 1])
+    assert shipped["train r"][sorted(set(df.lp)).index(pair)].item() == pytest.approx(r_train, abs=1e-4)
+
+
 # ---- the claim: it beats BERTScore F on held-out pairs ---------------------------------------
 
 def test_leave_one_pair_out_beats_bertscore_f_at_the_default_layer(wmt):

@@ -99,6 +99,47 @@ def fit(x: torch.Tensor, y: torch.Tensor, recipe: Recipe) -> Head:
     return Head(model, recipe, losses)
 
 
+def held_out(recipe: Recipe | None = None, without_shared_references: bool = False) -> dict[str, torch.Tensor]:
+    """Heads of `recipe` (default: the shipped one) on WMT16, rows in `datasets.wmt16()` order:
+
+        "held out"  [N]  each row scored by a head trained without the row's language pair
+                         (`evaluation.leave_one_pair_out`)
+        "train r"   [6]  each fold's head's Pearson r on its own training rows (pairs in sorted order)
+
+    without_shared_references: each fold also leaves out of training every row whose reference
+    occurs in the held-out pair (the leak of the split that chapter 10 measures).
+
+    Six heads to train (about half a minute on 2 cores), so the result is cached on disk
+    (`cache.cached`, keyed by the model, the recipe and the texts), and the shipped recipe's results
+    ship in data/wmt16_da/vectors/ (`python -m course_lib.learned.precompute held-out`): chapter 10
+    and its exercise check read them; tests/test_learned_ridge.py retrains a fold and compares."""
+    from course_lib.evaluation.datasets import wmt16
+    from course_lib.learned.cache import cached, model_key
+    from course_lib.learned.evaluation import leave_one_pair_out
+
+    recipe = recipe or Recipe()
+    df = wmt16()
+
+    def compute():
+        x, y = wmt16_data(recipe.layer, recipe.use_source, df=df)
+        train_r = []
+
+        def fit_predict(train, test):
+            if without_shared_references:
+                train = train[~df.ref.iloc[train].isin(set(df.ref.iloc[test])).to_numpy()]
+            model = fit(x[train], y[train], recipe).model
+            train_r.append(float(torch.corrcoef(torch.stack([predict(model, x[train]), y[train]]))[0, 1]))
+            return predict(model, x[test])
+
+        held = torch.tensor(leave_one_pair_out(df.lp, fit_predict), dtype=torch.float32)
+        return {"held out": held, "train r": torch.tensor(train_r)}
+
+    parts = (model_key(None), json.dumps(asdict(recipe), sort_keys=True), df.lp.tolist(), df.src.tolist(),
+             df.mt.tolist(), df.ref.tolist(), df.human_z.tolist()) + (("without shared references",)
+                                                                       if without_shared_references else ())
+    return cached("heads-held-out", parts, compute)
+
+
 def train(recipe: Recipe | None = None, **settings) -> Head:
     """Train a head on WMT16 DA: `train()` is the shipped `with_source` recipe;
     `train(use_source=False)` the `no_source` one; any Recipe field can be given."""
