@@ -30,7 +30,8 @@ def baseline_features(hypotheses: list[str], references: list[str]) -> tuple[tor
     """The ridge baseline's inputs -> (x [N, 3·layers + 2], column names)."""
     prf = bertscore_all_layers(hypotheses, references)                      # [3, layers, N]
     n_layers = prf.shape[1]
-    chrf = torch.tensor([sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hypotheses, references)])
+    chrf = cached("chrf", (list(hypotheses), list(references)), lambda: torch.tensor(
+        [sacrebleu.sentence_chrf(h, [r]).score for h, r in zip(hypotheses, references)]))  # seconds for WMT16
     ratio = torch.tensor([len(h.split()) / max(len(r.split()), 1) for h, r in zip(hypotheses, references)])
     x = torch.cat([prf.reshape(3 * n_layers, -1).T, chrf[:, None], ratio[:, None]], dim=1)
     names = [f"{s}{k}" for s in "PRF" for k in range(n_layers)] + ["chrF", "length ratio"]

@@ -31,16 +31,27 @@ def leave_one_pair_out(lps, fit_predict, splits=pair_splits) -> np.ndarray:
 
 
 def correlation_interval(human, metric, method: str = "pearson", n_resamples: int = 1000,
-                         confidence: float = 0.95, seed: int = 0) -> tuple[float, float, float]:
+                         confidence: float = 0.95, seed: int = 0, clusters=None) -> tuple[float, float, float]:
     """r(metric, human) and its bootstrap percentile interval: (r, low, high).
 
     Segments are resampled with replacement (scipy.stats.bootstrap, paired, reproducible with
-    `seed`), as `correlation.bootstrap_difference` does for a difference of two metrics.
+    `seed`), as `correlation.bootstrap_difference` does for a difference of two metrics; with
+    `clusters` (Pearson only; one label per segment, e.g. its source), the rows of a cluster are
+    drawn together (`correlation.cluster_weights`), as chapter 08 teaches.
     """
     from scipy import stats
 
+    from course_lib.evaluation.bootstrap_loops import percentile_interval
+    from course_lib.evaluation.correlation import cluster_weights, weighted_pearson
+
     if method not in ("pearson", "kendall"):
         raise ValueError(f"method must be 'pearson' or 'kendall', got {method!r}")
+    if clusters is not None:
+        if method != "pearson":
+            raise ValueError("a cluster bootstrap is implemented for method='pearson' only")
+        human, metric = np.asarray(human, dtype=float), np.asarray(metric, dtype=float)
+        resampled = weighted_pearson(metric, human, cluster_weights(np.asarray(clusters), n_resamples, seed))
+        return (float(stats.pearsonr(metric, human).statistic), *percentile_interval(resampled, confidence))
 
     def statistic(h, m, axis=-1):
         if method == "pearson":
@@ -55,11 +66,13 @@ def correlation_interval(human, metric, method: str = "pearson", n_resamples: in
 
 
 def per_pair(df: pd.DataFrame, metrics: list[str], human: str = "human_z", method: str = "pearson",
-             n_resamples: int = 1000, seed: int = 0) -> pd.DataFrame:
-    """`correlation_interval` of each metric per language pair -> rows (lp, metric, r, low, high)."""
+             n_resamples: int = 1000, seed: int = 0, clusters: str | None = None) -> pd.DataFrame:
+    """`correlation_interval` of each metric per language pair -> rows (lp, metric, r, low, high).
+    clusters: the column whose values are resampled together (e.g. "src"), or None."""
     rows = []
     for lp, g in df.groupby("lp"):
         for m in metrics:
-            r, low, high = correlation_interval(g[human], g[m], method, n_resamples, seed=seed)
+            r, low, high = correlation_interval(g[human], g[m], method, n_resamples, seed=seed,
+                                                clusters=None if clusters is None else g[clusters])
             rows.append({"lp": lp, "metric": m, "r": r, "low": low, "high": high})
     return pd.DataFrame(rows)

@@ -1,12 +1,14 @@
-"""The learned metric end to end: train a head on WMT16 DA, save it, score new texts with it.
+"""The learned metrics end to end: train, save, load, score new texts.
 
-    course_lib.learned.score(sources, hypotheses, references)  -> [N] predicted DA z-scores
-    course_lib.learned.train(layer=6, use_source=True, seed=0)  -> a Head (the shipped recipe)
+    course_lib.learned.score(sources, hypotheses, references)  -> [N] predicted DA z-scores, by the
+        shipped ridge metric (`ridge_metric`: BERTScore at every layer, chrF, length, re-weighed);
+        head="with_source" / "no_source": COMET's pooled estimator instead (chapter 10)
+    course_lib.learned.train(layer=6, use_source=True, seed=0)  -> a pooled Head (its recipe)
 
 A head is the regressor's weights (safetensors) and its recipe (JSON): layer, source or not,
 width, epochs, learning rate, batch size, weight decay, seed, and the language pairs it saw.
-The package ships two, trained on all six WMT16 to-English pairs (course_lib/resources/learned,
-README there): `with_source` and `no_source`.
+The package ships, trained on all six WMT16 to-English pairs (course_lib/resources/learned,
+README there): `ridge.json` (the default) and the heads `with_source` and `no_source`.
 """
 from __future__ import annotations
 
@@ -19,11 +21,12 @@ import torch
 from torch import nn
 
 from course_lib.bertscore.inputs import check_texts as list_of_str
+from course_lib.learned import ridge_metric
+from course_lib.learned.ridge_metric import PAIRS
 from course_lib.learned.features import comet_features, pooled
 from course_lib.learned.regressor import predict, regressor, train_loop
 
 HEADS = Path(str(files("course_lib.resources") / "learned"))
-PAIRS = ("cs-en", "de-en", "fi-en", "ro-en", "ru-en", "tr-en")
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,47 @@ def fit(x: torch.Tensor, y: torch.Tensor, recipe: Recipe) -> Head:
     return Head(model, recipe, losses)
 
 
+def held_out(recipe: Recipe | None = None, without_shared_references: bool = False) -> dict[str, torch.Tensor]:
+    """Heads of `recipe` (default: the shipped one) on WMT16, rows in `datasets.wmt16()` order:
+
+        "held out"  [N]  each row scored by a head trained without the row's language pair
+                         (`evaluation.leave_one_pair_out`)
+        "train r"   [6]  each fold's head's Pearson r on its own training rows (pairs in sorted order)
+
+    without_shared_references: each fold also leaves out of training every row whose reference
+    occurs in the held-out pair (the leak of the split that chapter 10 measures).
+
+    Six heads to train (about half a minute on 2 cores), so the result is cached on disk
+    (`cache.cached`, keyed by the model, the recipe and the texts), and the shipped recipe's results
+    ship in data/wmt16_da/vectors/ (`python -m course_lib.learned.precompute held-out`): chapter 10
+    and its exercise check read them; tests/test_learned_ridge.py retrains a fold and compares."""
+    from course_lib.evaluation.datasets import wmt16
+    from course_lib.learned.cache import cached, model_key
+    from course_lib.learned.evaluation import leave_one_pair_out
+
+    recipe = recipe or Recipe()
+    df = wmt16()
+
+    def compute():
+        x, y = wmt16_data(recipe.layer, recipe.use_source, df=df)
+        train_r = []
+
+        def fit_predict(train, test):
+            if without_shared_references:
+                train = train[~df.ref.iloc[train].isin(set(df.ref.iloc[test])).to_numpy()]
+            model = fit(x[train], y[train], recipe).model
+            train_r.append(float(torch.corrcoef(torch.stack([predict(model, x[train]), y[train]]))[0, 1]))
+            return predict(model, x[test])
+
+        held = torch.tensor(leave_one_pair_out(df.lp, fit_predict), dtype=torch.float32)
+        return {"held out": held, "train r": torch.tensor(train_r)}
+
+    parts = (model_key(None), json.dumps(asdict(recipe), sort_keys=True), df.lp.tolist(), df.src.tolist(),
+             df.mt.tolist(), df.ref.tolist(), df.human_z.tolist()) + (("without shared references",)
+                                                                       if without_shared_references else ())
+    return cached("heads-held-out", parts, compute)
+
+
 def train(recipe: Recipe | None = None, **settings) -> Head:
     """Train a head on WMT16 DA: `train()` is the shipped `with_source` recipe;
     `train(use_source=False)` the `no_source` one; any Recipe field can be given."""
@@ -128,14 +172,31 @@ def load_head(name_or_path: str | Path = "with_source") -> Head:
 
 
 def score(sources, hypotheses, references, head: Head | str | None = None, model_type=None) -> torch.Tensor:
-    """Predicted DA z-score of each hypothesis against its reference (and source) -> [N].
+    """Predicted DA z-score of each hypothesis against its reference -> [N]. Higher = better; the
+    numbers are on the scale of WMT16's z-scores (0 ≈ an average translation of 2016), not in [0, 1].
 
-    sources=None: the `no_source` head (or give `head`). Higher = better; the numbers are on the
-    scale of WMT16's z-scores (0 ≈ an average translation of 2016), not in [0, 1].
+    head=None or "ridge": the shipped ridge metric (`ridge_metric`) on the embedded model; it reads
+    hypotheses and references only (sources, if given, are checked, not read). head="with_source",
+    "no_source", a path or a Head: COMET's pooled estimator (`score_head`).
     """
     check_texts(optional=("sources",), sources=sources, hypotheses=hypotheses, references=references)
-    if head is None:
-        head = "with_source" if sources is not None else "no_source"
+    if head is None or (isinstance(head, str) and head == "ridge"):
+        if model_type is not None:
+            raise ValueError("the ridge metric's weights belong to the embedded model: leave model_type=None "
+                             "(or pass head='with_source' / 'no_source' for a pooled head)")
+        return ridge_metric.score(hypotheses, references, load_ridge())
+    return score_head(sources, hypotheses, references, head, model_type)
+
+
+def load_ridge(path: str | Path | None = None) -> ridge_metric.RidgeMetric:
+    """The shipped ridge metric (course_lib/resources/learned/ridge.json), or one saved at `path`."""
+    return ridge_metric.load(HEADS / "ridge.json" if path is None else Path(path))
+
+
+def score_head(sources, hypotheses, references, head: Head | str | Path, model_type=None) -> torch.Tensor:
+    """COMET's pooled estimator: the head's score of each hypothesis against its reference (and
+    source, for a head trained with sources) -> [N]."""
+    check_texts(optional=("sources",), sources=sources, hypotheses=hypotheses, references=references)
     head = load_head(head) if isinstance(head, (str, Path)) else head
     if head.recipe.use_source and sources is None:
         raise ValueError("this head was trained with sources: pass sources=[...] (or a no_source head)")

@@ -32,10 +32,11 @@ def one_thread():
 
 
 def train_loop(model: nn.Module, x: torch.Tensor, y: torch.Tensor, epochs: int = 30, lr: float = 1e-3,
-               batch_size: int = 32, weight_decay: float = 1e-4, seed: int = 0) -> list[float]:
+               batch_size: int = 32, weight_decay: float = 1e-4, seed: int = 0, optimizer=None) -> list[float]:
     """Mini-batch Adam on the MSE; x: [N, in_dim], y: [N]. Returns the mean training loss of
-    each epoch. The batches' order comes from a generator seeded with `seed`."""
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
+    each epoch. The batches' order comes from a generator seeded with `seed`. `optimizer`: an Adam
+    to go on with (its moments kept), else a new one with lr and weight_decay."""
+    optimizer = optimizer or torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
     order = torch.Generator().manual_seed(seed)
     losses = []
     with one_thread():
@@ -51,6 +52,27 @@ def train_loop(model: nn.Module, x: torch.Tensor, y: torch.Tensor, epochs: int =
     return losses
 
 
+def train_early_stopping(model: nn.Module, x: torch.Tensor, y: torch.Tensor, x_val: torch.Tensor,
+                         y_val: torch.Tensor, max_epochs: int = 30, patience: int = 3, **settings) -> list[float]:
+    """`train_loop` one epoch at a time on (x, y); after each epoch, the MSE on a validation set
+    (x_val, y_val) the head does not train on. Stops after `patience` epochs without a new lowest
+    validation MSE and puts back the weights of the best epoch. Returns the validation MSE of each
+    epoch run (the best is min of it). settings: lr, batch_size, weight_decay, seed."""
+    seed = settings.pop("seed", 0)
+    optimizer = torch.optim.Adam(model.parameters(), lr=settings.pop("lr", 1e-3),
+                                 weight_decay=settings.pop("weight_decay", 1e-4))
+    best, best_state, val_losses = float("inf"), None, []
+    for epoch in range(max_epochs):
+        train_loop(model, x, y, epochs=1, seed=seed + epoch, optimizer=optimizer, **settings)
+        val_losses.append(float(((predict(model, x_val) - y_val) ** 2).mean()))
+        if val_losses[-1] < best:
+            best, best_state = val_losses[-1], {k: v.clone() for k, v in model.state_dict().items()}
+        elif epoch - val_losses.index(best) >= patience:
+            break
+    model.load_state_dict(best_state)
+    return val_losses
+
+
 def predict(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     """The model's scores -> [N]."""
     with torch.no_grad(), one_thread():
@@ -61,16 +83,19 @@ def fit_ridge(x: torch.Tensor, y: torch.Tensor, alpha: float = 1.0) -> tuple[tor
                                                                             torch.Tensor, torch.Tensor]:
     """Ridge regression on standardised columns: w = (ZᵀZ + αI)⁻¹ Zᵀ(y − ȳ), Z = (x − μ)/σ.
 
-    x: [N, k], y: [N] -> (w [k], bias, μ [k], σ [k]); predict with `ridge_predict`.
+    x: [N, k], y: [N] -> (w [k], bias, μ [k], σ [k]); predict with `ridge_predict`. On one thread:
+    the arrays are small, and threads only wait for each other (many times slower on a busy CPU).
     """
-    x, y = x.double(), y.double()
-    mu, sigma = x.mean(0), x.std(0).clamp(min=1e-12)
-    z = (x - mu) / sigma
-    w = torch.linalg.solve(z.T @ z + alpha * torch.eye(x.shape[1], dtype=x.dtype), z.T @ (y - y.mean()))
-    return w, y.mean(), mu, sigma
+    with one_thread():
+        x, y = x.double(), y.double()
+        mu, sigma = x.mean(0), x.std(0).clamp(min=1e-12)
+        z = (x - mu) / sigma
+        w = torch.linalg.solve(z.T @ z + alpha * torch.eye(x.shape[1], dtype=x.dtype), z.T @ (y - y.mean()))
+        return w, y.mean(), mu, sigma
 
 
 def ridge_predict(fit, x: torch.Tensor) -> torch.Tensor:
     """ŷ = ((x − μ)/σ) w + ȳ -> [N]."""
     w, bias, mu, sigma = fit
-    return (((x.double() - mu) / sigma) @ w + bias).float()
+    with one_thread():
+        return (((x.double() - mu) / sigma) @ w + bias).float()
