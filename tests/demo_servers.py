@@ -101,6 +101,26 @@ class Server:
                 pass
         return found
 
+    def kernel_memory_mb(self) -> float:
+        """Memory of the kernels, counted once: the proportional set size (PSS: a page shared by n
+        processes counts 1/n in each) of every kernel, and for make present of the loaded process and
+        its forks (the stand-ins hold none of it)."""
+        import psutil
+
+        try:
+            tree = psutil.Process(self.proc.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return 0.0
+        total = 0
+        for p in tree:
+            try:
+                line = " ".join(p.cmdline())
+                if "ipykernel_launcher" in line or "forkserver.py serve" in line:
+                    total += p.memory_full_info().pss
+            except psutil.Error:
+                pass
+        return total / 2**20
+
     def log(self, lines: int = 25) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
 

@@ -16,7 +16,8 @@ one). Other extra arguments go to jupyter lab / voila.
 
 `present`'s kernels are, on Linux, forks of one process that loaded the model while the server
 started (`course_lib.demo.forkserver`): each page's kernel is ready in about a second, so reloads in
-a row do not each wait for torch and the model; the URL is printed once that process is ready.
+a row do not each wait for torch and the model; the URL is printed at once (the first page's kernel
+forks once the model is loaded).
 Elsewhere one kernel is kept preheated: Voilà runs the presenter notebook in it before anyone asks,
 and the URL is printed once that kernel is registered (a page asked for earlier would get a kernel
 of its own, loading the model beside the pool's on the same cores). Kernels whose page is gone are
@@ -95,7 +96,6 @@ PRESENT_FLAGS = ["--preheat_kernel=True", "--pool_size=1", MANAGER_FLAG]  # a po
 # With forked kernels (Linux) there is no pool: a page's own fork is ready in a second, and a pool's kernel
 # handed to a page while it still ran the notebook could lose widgets ("model not found") on reloads in a row
 FORK_FLAGS = [MANAGER_FLAG]
-FORK_READY = "forkserver: ready"  # = what forkserver.serve logs once the model is loaded
 DEFAULT_PORTS = {"lab": 8888, "present": 8866}
 _MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
 # = course_lib.demo.kernels.POOL_STARTED (tests/test_demo_launch.py checks it), written here again because this
@@ -295,7 +295,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cmd = command(mode, folder, extra, port)
         print(f"Serving a temporary copy from {folder} (deleted on exit).", flush=True)
-        ready_line = None if mode != "present" else FORK_READY if loaded is not None else POOL_STARTED
+        # forks: the URL at once (the page loads in the browser while the model loads; its kernel then forks);
+        # a pool: once the pool's kernel is registered (a page asked for before would load the model beside it)
+        ready_line = POOL_STARTED if mode == "present" and loaded is None else None
         return serve(cmd, env, port, url_of(mode, port, token), "The demo", browser, ready_line, loaded)
     finally:
         if loaded is not None:
