@@ -1,8 +1,12 @@
 """Chapter 10's checkers pass the notebook's solutions, fail stubs and planted wrong answers."""
 import numpy as np
+import pytest
+import pandas as pd
 import torch
+from scipy import stats
 
 from course_lib.course.checks import ch10
+from course_lib.evaluation import paired
 from course_lib.learned import evaluation
 from course_lib.learned.features import comet_features
 from notebook_code import NOTEBOOKS, definition, passes, stub
@@ -79,13 +83,66 @@ def test_10_2(capsys):
         assert not passes(ch10.check_10_2, wrong, capsys), wrong.__name__
 
 
-# ---- 10.3: where a leak inflates most -------------------------------------------------------------
+# ---- 10.3: in-sample inflation, pair by pair ------------------------------------------------------
+
+def _r(x, y):
+    return stats.pearsonr(x, y).statistic
+
+
+def reversed_sign(a, b, human, lps):  # planted: r(held out) − r(in-sample)
+    lps = np.asarray(lps)
+    return {lp: _r(b[lps == lp], human[lps == lp]) - _r(a[lps == lp], human[lps == lp]) for lp in set(lps)}
+
+
+def pooled_once(a, b, human, lps):  # planted: one r over all segments, copied to every pair
+    d = _r(a, human) - _r(b, human)
+    return {lp: d for lp in set(lps)}
+
+
+def spearman_instead(a, b, human, lps):  # planted: Spearman, not Pearson
+    lps = np.asarray(lps)
+    rho = lambda x, y: stats.spearmanr(x, y).statistic  # noqa: E731
+    return {lp: rho(a[lps == lp], human[lps == lp]) - rho(b[lps == lp], human[lps == lp]) for lp in set(lps)}
+
+
+def ratio_instead(a, b, human, lps):  # planted: r(in-sample) / r(held out)
+    lps = np.asarray(lps)
+    return {lp: _r(a[lps == lp], human[lps == lp]) / _r(b[lps == lp], human[lps == lp]) for lp in set(lps)}
+
+
+def as_list(a, b, human, lps):  # planted: the right numbers, not keyed by pair
+    return list(ch10._per_pair(a, b, human, np.asarray(lps)).values())
+
+
+def library_version(a, b, human, lps):  # planted: the library's paired differences
+    table = paired.pearson_differences(pd.DataFrame({"a": a, "b": b, "human_z": human, "lp": lps}), "a", "b",
+                                       n_resamples=20)
+    return table.delta.drop("average").to_dict()
+
 
 def test_10_3(capsys):
-    inflation = ch10._leak_inflation()
-    assert len(inflation) == 6 and all(v > 0 for v in inflation.values())  # a leak always helps here
-    best = max(inflation, key=inflation.get)
-    assert passes(ch10.check_10_3, best, capsys)
-    assert passes(ch10.check_10_3, f" {best.upper()} ", capsys)
-    for wrong in (None, "german", min(inflation, key=inflation.get), 3):
-        assert not passes(ch10.check_10_3, wrong, capsys), wrong
+    solution = definition(NOTEBOOK, "inflation_by_pair", np=np, stats=stats)
+    assert passes(ch10.check_10_3, solution, capsys)
+    for wrong in (reversed_sign, pooled_once, spearman_instead, ratio_instead, as_list, library_version, stub):
+        assert not passes(ch10.check_10_3, wrong, capsys), wrong.__name__
+
+
+def test_10_3_hints_name_the_mistake(capsys):
+    hints = {reversed_sign: "sign is reversed", pooled_once: "pooled", spearman_instead: "Spearman",
+             ratio_instead: "ratios", as_list: "return a dict", library_version: "pearson_differences",
+             stub: "replace"}
+    for wrong, named in hints.items():
+        ch10.check_10_3(wrong)
+        out = capsys.readouterr().out
+        assert "❌" in out and named in out, (wrong.__name__, out)
+
+
+def test_10_3_grading_mode_draws_other_cases(monkeypatch):
+    learning = ch10._inflation_cases()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "7")
+    hidden = ch10._inflation_cases()
+    assert all(len(a[0]) != len(b[0]) or not np.allclose(a[0], b[0]) for a, b in zip(learning, hidden))
+    assert ch10.check_10_3(definition(NOTEBOOK, "inflation_by_pair", np=np, stats=stats))
+    with pytest.raises(AssertionError):  # grading mode: a failing check raises
+        ch10.check_10_3(reversed_sign)

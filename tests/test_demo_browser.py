@@ -221,6 +221,8 @@ def demo_page(browser, server: Server, tmp_path: Path):
     page.remote_requests = []  # what the page asks of another host than this machine (offline: fails)
     page.on("request", lambda r: urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
             and urlsplit(r.url).hostname not in ("127.0.0.1", "localhost") and page.remote_requests.append(r.url))
+    page.console_errors = []  # errors in the browser's console (e.g. a lab extension that fails to load)
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text[:300]))
     try:
         yield page
     except Exception:
@@ -365,6 +367,7 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
                               "kernel loads the model alone (the pool's next one waits until it is idle)")
         assert page.locator(".jp-InputArea-editor, .jp-InputArea .cm-editor").count() == 0  # no code
         assert not page.remote_requests, f"the presenter page asked the network for {page.remote_requests}"
+        assert not page.console_errors, f"the presenter page's console shows errors: {page.console_errors}"
         assert "import" not in page.locator("body").inner_text()
 
         # one screen: scores, the whole matrix and its legend, at 1280×720 and at 125% zoom

@@ -138,3 +138,13 @@ def test_without_the_loaded_process_a_kernel_is_an_ordinary_ipykernel(tmp_path):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_loaded_process_skips_scikit_learn():
+    """transformers imports scikit-learn (about 2 s of the start-up) only for assisted text generation;
+    the loaded process turns that off, and still loads the model."""
+    code = ("import sys; from course_lib.demo import forkserver; forkserver.warm(); "
+            "from course_lib.model import load; tok, model = load(); "
+            "print('sklearn' in sys.modules, model.config.num_hidden_layers)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert out.stdout.split() == ["False", "6"], out.stdout + out.stderr

@@ -5,8 +5,8 @@ module gives) is run twice in fresh processes: in learning mode, where it comput
 solution notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading
 seed), where it computes the right answer on the hidden data. In grading mode the right answer must pass
 and the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py
-with nbgrader's real commands; chapter 10's answers are read-offs (see
-course_lib/course/checks/__init__.py) and are not here. 6.3's candidate and threshold and 7.3's settings are drawn with the grading seed (its
+with nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the
+grading seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the grading seed (its
 answer is the hash the command prints for them); 7.5, 7.7 and 4.5 are functions, checked on the checker's cases.
 """
 from __future__ import annotations

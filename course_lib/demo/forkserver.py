@@ -39,6 +39,11 @@ def warm() -> None:
     import ipywidgets  # noqa: F401
     import matplotlib_inline.backend_inline  # noqa: F401
 
+    import transformers.utils.import_utils as hf_imports
+
+    # transformers imports scikit-learn (2.3 s of this start-up's 9.5) only for assisted text
+    # generation's roc_curve; no kernel of this process generates text.
+    hf_imports._sklearn_available = False
     from course_lib.demo import class_view, launch, widgets  # noqa: F401
     from course_lib.demo.scoring import load
 

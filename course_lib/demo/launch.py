@@ -16,12 +16,10 @@ one). Other extra arguments go to jupyter lab / voila.
 
 `present`'s kernels are, on Linux, forks of one process that loaded the model while the server
 started (`course_lib.demo.forkserver`): each page's kernel is ready in about a second, so reloads in
-a row do not each wait for torch and the model; the URL is printed at once (the first page's kernel
-forks once the model is loaded).
-Elsewhere one kernel is kept preheated: Voilà runs the presenter notebook in it before anyone asks,
-and the URL is printed once that kernel is registered (a page asked for earlier would get a kernel
-of its own, loading the model beside the pool's on the same cores). Kernels whose page is gone are
-shut down (`course_lib.demo.kernels`).
+a row do not each wait for torch and the model; the URL is printed at once. Elsewhere one kernel is
+kept preheated: Voilà runs the presenter notebook in it before anyone asks, and the URL is printed
+once that kernel is registered (a page asked for earlier would get a kernel of its own, loading the
+model beside the pool's). Kernels whose page is gone are shut down (`course_lib.demo.kernels`).
 """
 from __future__ import annotations
 
@@ -92,10 +90,12 @@ def presenter_notebook() -> dict:
 
 
 MANAGER_FLAG = "--VoilaConfiguration.multi_kernel_manager_class=bertscore_demo_kernels.DemoKernelManager"
-PRESENT_FLAGS = ["--preheat_kernel=True", "--pool_size=1", MANAGER_FLAG]  # a pool of one preheated kernel
-# With forked kernels (Linux) there is no pool: a page's own fork is ready in a second, and a pool's kernel
-# handed to a page while it still ran the notebook could lose widgets ("model not found") on reloads in a row
-FORK_FLAGS = [MANAGER_FLAG]
+# Only the lab extensions the page uses (nbgrader's and the notebook's fail outside JupyterLab: console errors)
+EXTENSIONS_FLAG = ("--VoilaConfiguration.extension_allowlist=['@voila-dashboards/widgets-manager8', "
+                   "'@jupyter-widgets/jupyterlab-manager', 'anywidget']")
+PRESENT_FLAGS = ["--preheat_kernel=True", "--pool_size=1", MANAGER_FLAG, EXTENSIONS_FLAG]  # one preheated kernel
+# Forked kernels (Linux): no pool (a fork is ready in a second; a pool's kernel handed over mid-render lost widgets)
+FORK_FLAGS = [MANAGER_FLAG, EXTENSIONS_FLAG]
 DEFAULT_PORTS = {"lab": 8888, "present": 8866}
 _MASKED = ("token=", "To access the server", "Or copy and paste", "file://", "is running at:")
 # = course_lib.demo.kernels.POOL_STARTED (tests/test_demo_launch.py checks it), written here again because this

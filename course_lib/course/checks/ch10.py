@@ -1,16 +1,15 @@
 """Checkers for chapter 10 (a metric learned from human judgments).
 
-Expected values come from course_lib.learned (the feature vector, the splits, the shipped recipe)
-on cases the chapter does not print.
+Expected values come from course_lib.learned (the feature vector, the splits) and scipy (10.3's
+correlations) on cases the chapter does not print (10.3's drawn with the grading seed in grading mode).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import torch
+from scipy import stats
 
-from . import forbid, run
+from . import close, forbid, grading, hidden_rng, run
 
 
 def check_10_1(student_features, hint: int = 1) -> bool:
@@ -73,44 +72,65 @@ def check_10_2(student_split, hint: int = 1) -> bool:
                level=hint)
 
 
-@lru_cache(maxsize=1)
-def _leak_inflation() -> dict[str, float]:
-    """Pearson r per language pair of a head trained on all six pairs (the test pair leaked into
-    training: the shipped `with_source` head, which tests/test_learned.py retrains and compares) minus
-    that of the leave-one-pair-out heads of the same recipe (`learned.metric.held_out`, cached on
-    disk: the chapter has computed it by the time it asks)."""
-    from scipy import stats
-
-    from course_lib.evaluation.datasets import wmt16
-    from course_lib.learned.metric import held_out, load_head, wmt16_data
-    from course_lib.learned.regressor import predict
-
-    wmt, head = wmt16(), load_head("with_source")
-    x, _ = wmt16_data(head.recipe.layer, head.recipe.use_source, df=wmt)
-    clean, leaked = held_out(head.recipe)["held out"].numpy(), predict(head.model, x).numpy()
-    out = {}
-    for pair in sorted(set(wmt.lp)):
-        rows = (wmt.lp == pair).to_numpy()
-        out[pair] = (stats.pearsonr(leaked[rows], wmt.human_z[rows]).statistic
-                     - stats.pearsonr(clean[rows], wmt.human_z[rows]).statistic)
-    return out
+def _inflation_cases():
+    """Cases for 10.3: (in_sample, held_out, human, lps) with pairs of different sizes, one pair whose
+    in-sample scores follow the humans much more closely, drawn with the grading seed in grading mode."""
+    seed = hidden_rng("10.3").getrandbits(32) if grading() else 10
+    rng = np.random.default_rng(seed)
+    cases = []
+    for names in (["aa-en", "bb-en", "cc-en"], ["de-en", "fi-en", "ro-en", "tr-en"]):
+        sizes = rng.integers(12, 60, size=len(names))
+        lps = rng.permutation(np.repeat(names, sizes))  # the pairs interleaved, as rows of a table
+        human = rng.normal(size=len(lps))
+        noise_in = rng.uniform(0.3, 1.5, size=len(names))  # per pair: how well in-sample scores follow
+        noise_out = noise_in + rng.uniform(0.2, 1.5, size=len(names))
+        pos = np.searchsorted(names, lps)
+        in_sample = human + rng.normal(size=len(lps)) * noise_in[pos]
+        held_out = human + rng.normal(size=len(lps)) * noise_out[pos]
+        cases.append((in_sample, held_out, human, lps))
+    return cases
 
 
-def check_10_3(answer, hint: int = 1) -> bool:
-    """Exercise 10.3: the language pair whose Pearson r inflates most when the head is scored on
-    segments it trained on (in-sample scoring: overfitting shown as a result)."""
-    pairs = ("cs-en", "de-en", "fi-en", "ro-en", "ru-en", "tr-en")
+def _per_pair(a, b, human, lps, corr=lambda x, y: stats.pearsonr(x, y).statistic):
+    return {str(lp): float(corr(a[lps == lp], human[lps == lp]) - corr(b[lps == lp], human[lps == lp]))
+            for lp in sorted(set(lps))}
+
+
+def check_10_3(student_inflation, hint: int = 1) -> bool:
+    """Exercise 10.3: `student_inflation(in_sample, held_out, human, lps)` -> {pair: r(in-sample) −
+    r(held out)}, Pearson r within each language pair (overfitting shown as a result, pair by pair)."""
+    student_inflation = forbid(student_inflation, "course_lib.evaluation.paired")
 
     def test():
-        assert isinstance(answer, str), 'set answer_10_3 to a language pair, e.g. "cs-en"'
-        got = answer.strip().lower()
-        assert got in pairs, f"answer one of {', '.join(pairs)}"
-        inflation = _leak_inflation()
-        assert got == max(inflation, key=inflation.get), (
-            "for each pair, compare r on that pair of the leave-one-pair-out head with r of a head trained "
-            "on all six pairs; the answer is the pair with the largest difference")
+        for in_sample, held_out, human, lps in _inflation_cases():
+            case = f"{len(lps)} segments of {len(set(lps))} pairs"
+            got = student_inflation(in_sample.copy(), held_out.copy(), human.copy(), lps.copy())
+            right = _per_pair(in_sample, held_out, human, lps)
+            assert isinstance(got, dict), f"return a dict {{pair: inflation}}, got {type(got).__name__}"
+            assert set(map(str, got)) == set(right), (
+                f"{case}: the keys should be the language pairs {sorted(right)}, yours {sorted(map(str, got))[:6]}")
+            got = {str(k): float(v) for k, v in got.items()}
+            if all(close(got[k], -v, 1e-6) for k, v in right.items()):
+                raise AssertionError(f"{case}: every sign is reversed: the inflation is r(in-sample) − r(held out), "
+                                     "how much better the metric looks on segments it trained on")
+            pooled = stats.pearsonr(in_sample, human).statistic - stats.pearsonr(held_out, human).statistic
+            if all(close(v, pooled, 1e-6) for v in got.values()):
+                raise AssertionError(f"{case}: every pair got the same number, the inflation of all segments pooled; "
+                                     "compute each correlation on one pair's segments only")
+            spearman = _per_pair(in_sample, held_out, human, lps, lambda x, y: stats.spearmanr(x, y).statistic)
+            if all(close(got[k], v, 1e-6) for k, v in spearman.items()):
+                raise AssertionError(f"{case}: these are differences of Spearman correlations; the chapter's table "
+                                     "(and this exercise) uses Pearson r")
+            ratio = _per_pair(in_sample, held_out, human, lps, lambda x, y: np.log(stats.pearsonr(x, y).statistic))
+            if all(close(np.log(got[k]) if got[k] > 0 else np.nan, v, 1e-6) for k, v in ratio.items()):
+                raise AssertionError(f"{case}: these are ratios r(in-sample) / r(held out); the inflation is their "
+                                     "difference, in points of r")
+            wrong = {k: round(got[k], 3) for k, v in right.items() if not close(got[k], v, 1e-6)}
+            assert not wrong, (f"{case}: right would be "
+                               f"{ {k: round(v, 3) for k, v in right.items() if k in wrong} }, yours {wrong}")
 
-    return run("10.3", test, "in-sample inflation is measured as r(head that trained on the pair) − r(head "
-                             "that did not), pair by pair, with the same recipe for both.",
-               code="leaked = predict(leaked_head.model, X_src); per pair: pearsonr(leaked[rows], "
-                    "human[rows]) − pearsonr(wmt['learned'][rows], human[rows]); take the argmax", level=hint)
+    return run("10.3", test, "the inflation of a pair is Pearson r between the in-sample scores and the human "
+                             "scores on that pair's segments, minus the same r for the held-out scores.",
+               code="lps = np.asarray(lps); return {lp: stats.pearsonr(in_sample[lps == lp], human[lps == lp])"
+                    ".statistic - stats.pearsonr(held_out[lps == lp], human[lps == lp]).statistic "
+                    "for lp in sorted(set(lps))}", level=hint)
