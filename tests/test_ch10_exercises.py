@@ -8,46 +8,47 @@ from scipy import stats
 from course_lib.course.checks import ch10
 from course_lib.evaluation import paired
 from course_lib.learned import evaluation
-from course_lib.learned.features import comet_features
 from notebook_code import NOTEBOOKS, definition, passes, stub
 
 NOTEBOOK = NOTEBOOKS / "10_learned_metric.ipynb"
 
 
-# ---- 10.1: COMET's features --------------------------------------------------------------------
+# ---- 10.1: where cos(h, r) is in COMET's features ------------------------------------------------
 
-def signed_difference(h, r, s=None):  # planted: h − r instead of |h − r|
-    parts = [h, r, h * r, h - r] + ([h * s, (h - s).abs()] if s is not None else [])
-    return torch.cat(parts, dim=-1)
-
-
-def blocks_swapped(h, r, s=None):  # planted: the comparison blocks in another order
-    parts = [h, r, (h - r).abs(), h * r] + ([h * s, (h - s).abs()] if s is not None else [])
-    return torch.cat(parts, dim=-1)
+def from_h_and_r(x, d):  # planted: the cosine of the h and r blocks (blanked by the check)
+    c = torch.nn.functional.cosine_similarity(x[:, :d], x[:, d:2 * d])
+    return c, c
 
 
-def source_ignored(h, r, s=None):  # planted: never adds the source blocks
-    return torch.cat([h, r, h * r, (h - r).abs()], dim=-1)
+def unsquared(x, d):  # planted: 1 − Σ|h − r| / 2
+    return x[:, 2 * d:3 * d].sum(-1), 1 - x[:, 3 * d:4 * d].sum(-1) / 2
 
 
-def source_against_reference(h, r, s=None):  # planted: compares the source with r instead of h
-    parts = [h, r, h * r, (h - r).abs()] + ([r * s, (r - s).abs()] if s is not None else [])
-    return torch.cat(parts, dim=-1)
+def wrong_block(x, d):  # planted: sums the |h − r| block for the first
+    return x[:, 3 * d:4 * d].sum(-1), 1 - (x[:, 3 * d:4 * d] ** 2).sum(-1) / 2
 
 
-def stacked_on_dim0(h, r, s=None):  # planted: concatenates along the batch
-    return torch.cat([h, r, h * r, (h - r).abs()], dim=0)
+def summed_over_batch(x, d):  # planted: sums along the batch
+    return x[:, 2 * d:3 * d].sum(0), 1 - (x[:, 3 * d:4 * d] ** 2).sum(0) / 2
 
 
-def library_features(h, r, s=None):  # planted: hands in the library's function
-    return comet_features(h, r, s)
+def one_tensor(x, d):  # planted: only the h ⊙ r answer
+    return x[:, 2 * d:3 * d].sum(-1)
 
 
 def test_10_1(capsys):
-    assert passes(ch10.check_10_1, definition(NOTEBOOK, "my_features", torch=torch), capsys)
-    for wrong in (stub, signed_difference, blocks_swapped, source_ignored, source_against_reference,
-                  stacked_on_dim0, library_features):
+    assert passes(ch10.check_10_1, definition(NOTEBOOK, "cos_two_ways", torch=torch), capsys)
+    for wrong in (stub, from_h_and_r, unsquared, wrong_block, summed_over_batch, one_tensor):
         assert not passes(ch10.check_10_1, wrong, capsys), wrong.__name__
+
+
+def test_10_1_hints_name_the_mistake(capsys):
+    named = {from_h_and_r: "NaN: it reads the h or r block", unsquared: "square the differences",
+             summed_over_batch: "should have shape", one_tensor: "return two tensors", stub: "replace"}
+    for wrong, text in named.items():
+        ch10.check_10_1(wrong)
+        out = capsys.readouterr().out
+        assert "❌" in out and text in out, (wrong.__name__, out)
 
 
 # ---- 10.2: the leave-one-pair-out split -----------------------------------------------------------

@@ -12,34 +12,42 @@ from scipy import stats
 from . import close, forbid, grading, hidden_rng, run
 
 
-def check_10_1(student_features, hint: int = 1) -> bool:
-    """Exercise 10.1: `student_features(h, r, s=None)` -> COMET's feature vector."""
+def check_10_1(student_cos, hint: int = 1) -> bool:
+    """Exercise 10.1: `student_cos(x, d)` -> (cos from the h ⊙ r block, cos from the |h − r| block), each
+    [N], for COMET features x of unit vectors h, r ([N, 4d] or [N, 6d] with a source), whose h and r
+    blocks the check blanks (NaN): the comparison blocks alone hold cos(h, r)."""
     from course_lib.learned.features import comet_features
 
-    student_features = forbid(student_features, "course_lib.learned.features.comet_features")
-
     def test():
-        g = torch.Generator().manual_seed(10)
-        for n, d in ((1, 3), (4, 5), (7, 384)):
-            h, r, s = (torch.randn(n, d, generator=g) for _ in range(3))
+        g = torch.Generator().manual_seed(hidden_rng("10.1").getrandbits(32) if grading() else 10)
+        for n, d in ((1, 3), (5, 8), (7, 384)):
+            h, r, s = (torch.nn.functional.normalize(torch.randn(n, d, generator=g), dim=-1) for _ in range(3))
+            cos = torch.nn.functional.cosine_similarity(h, r)
             for with_source in (False, True):
-                expected = comet_features(h, r, s if with_source else None)
-                got = student_features(h.clone(), r.clone(), s.clone()) if with_source else student_features(h.clone(), r.clone())
-                case = f"{n} pairs of {d}-d vectors, {'with' if with_source else 'without'} the source"
-                assert isinstance(got, torch.Tensor), f"return a tensor, got {type(got).__name__}"
-                assert tuple(got.shape) == tuple(expected.shape), (
-                    f"{case}: the shape should be {tuple(expected.shape)}, yours {tuple(got.shape)}")
-                blocks = ["h", "r", "h ⊙ r", "|h − r|", "h ⊙ s", "|h − s|"]
-                for k, name in enumerate(blocks[:expected.shape[1] // d]):
-                    part = slice(k * d, (k + 1) * d)
-                    assert torch.allclose(got[:, part].float(), expected[:, part], atol=1e-6), (
-                        f"{case}: block {k + 1} should be {name}")
+                x = comet_features(h, r, s if with_source else None)
+                x[:, :2 * d] = float("nan")  # the h and r blocks: not for this exercise
+                case = f"{n} pairs of {d}-d unit vectors, {'with' if with_source else 'without'} the source"
+                got = student_cos(x.clone(), d)
+                assert isinstance(got, (tuple, list)) and len(got) == 2, (
+                    "return two tensors: (cos from the h ⊙ r block, cos from the |h − r| block)")
+                for k, (part, block) in enumerate(zip(got, ("h ⊙ r", "|h − r|"))):
+                    part = torch.as_tensor(part, dtype=torch.float32).reshape(-1)
+                    assert part.shape == (n,), (
+                        f"{case}: the cos from {block} should have shape ({n},), yours {tuple(part.shape)}")
+                    if torch.isnan(part).any():
+                        raise AssertionError(f"{case}: the cos from {block} is NaN: it reads the h or r block, "
+                                             "which the check blanks; use the comparison blocks")
+                    if k == 1 and torch.allclose(part, 1 - x[:, 3 * d:4 * d].sum(-1) / 2, atol=1e-5):
+                        raise AssertionError(f"{case}: 1 − Σ|h − r| / 2 is not cos(h, r): square the differences")
+                    assert torch.allclose(part, cos, atol=1e-5), (
+                        f"{case}: the cos from {block} should be {[round(v, 3) for v in cos[:3].tolist()]}..., "
+                        f"yours {[round(v, 3) for v in part[:3].tolist()]}...")
 
-    return run("10.1", test, "COMET's feature vector puts side by side h, r, their element-wise product and "
-                             "the absolute value of their difference (and, with a source, h ⊙ s and |h − s|), "
-                             "in that order, along the last dimension.",
-               code="parts = [h, r, h * r, (h - r).abs()]; if s is not None: parts += [h * s, (h - s).abs()]; "
-                    "return torch.cat(parts, dim=-1)", level=hint)
+    return run("10.1", test, "x = [h; r; h ⊙ r; |h − r|; ...], each block d wide: the h ⊙ r block sums to h · r, and "
+                             "the |h − r| block to the distance: for unit vectors |h − r|² = 2 − 2 cos(h, r).",
+               code="hr, diff = x[:, 2 * d:3 * d], x[:, 3 * d:4 * d]; "
+                    "return hr.sum(-1), 1 - (diff ** 2).sum(-1) / 2",
+               level=hint)
 
 
 def check_10_2(student_split, hint: int = 1) -> bool:
