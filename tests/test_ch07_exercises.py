@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from course_lib.course.checks import ch07
-from notebook_code import NOTEBOOKS, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
 
 NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
 NOTEBOOK_B = NOTEBOOKS / "07b_neighbours_and_testing.ipynb"    # exercises 7.4-7.7
@@ -135,32 +135,69 @@ def test_7_3(capsys):
         assert not passes(ch07.check_7_3, printed, wrong_fix, capsys)
 
 
-def test_7_4(capsys):
+def _kept_scorer(batches):  # planted: one BERTScorer built on the first call (HF evaluate's wrapper)
     import bert_score
 
+    from course_lib.model import embedded_model_path
+
+    scorer, out = None, []
+    for cands, refs in batches:
+        scorer = scorer or bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
+                                                 idf_sents=refs)
+        out.append(scorer.score(cands, refs)[2])
+    return out
+
+
+def _own_idf(batches):  # planted: idf from each batch's own references
+    import course_lib
+
+    return [course_lib.score(cands, refs, idf=True)[2] for cands, refs in batches]
+
+
+def _no_idf(batches):  # planted: no idf at all (order-free, but not what the script does)
+    import course_lib
+
+    return [course_lib.score(cands, refs)[2] for cands, refs in batches]
+
+
+def _candidates_idf(batches):  # planted: idf from all the candidates
     import course_lib
     from course_lib.bertscore.idf import idf_weights
-    from course_lib.model import embedded_model_path, load
+    from course_lib.model import load
 
-    tokenizer, _ = load()
-    ns = run_cells(NOTEBOOK_B, "answer_7_4 = {", torch=torch, ch07=ch07, bert_score=bert_score,
-                   course_lib=course_lib, idf_weights=idf_weights, tokenizer=tokenizer,
-                   MODEL=str(embedded_model_path()), LAYER=4)
-    right = ns["answer_7_4"]
-    assert passes(ch07.check_7_4, right, capsys)
-    assert passes(ch07.check_7_4, {**right, "uses": "The first batch", "max_change": torch.tensor(right["max_change"])},
-                  capsys)
-    want = ch07._expected_7_4()
-    d = ch07.batches_7_4()
-    F_a_only = course_lib.score(d["b_cands"], d["b_refs"], idf=idf_weights(d["a_refs"], tokenizer))[2].mean().item()
-    F_plain = course_lib.score(d["b_cands"], d["b_refs"])[2].mean().item()
-    assert want["max_change"] > 0.005  # the kept scorer really changes batch B's scores
-    for wrong in (None, "first", dict.fromkeys(right), {**right, "uses": "second"}, {**right, "uses": "both"},
-                  {**right, "max_change": 0.0}, {**right, "max_change": "0.02"},
-                  {**right, "fixed_mean_F": F_a_only},                     # idf from batch A only
-                  {**right, "fixed_mean_F": F_plain},                      # no idf at all
-                  {**right, "fixed_mean_F": torch.tensor([right["fixed_mean_F"]] * 2)}):
-        assert not passes(ch07.check_7_4, wrong, capsys)
+    weights = idf_weights([c for cands, _ in batches for c in cands], load()[0])
+    return [course_lib.score(cands, refs, idf=weights)[2] for cands, refs in batches]
+
+
+def _means(batches):  # planted: one mean F per batch
+    return [F.mean() for F in _all_refs_bert_score(batches)]
+
+
+def _all_refs_bert_score(batches):  # right, the other way: one BERTScorer with idf_sents = all references
+    import bert_score
+
+    from course_lib.model import embedded_model_path
+
+    refs = [r for _, rs in batches for r in rs]
+    scorer = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True, idf_sents=refs)
+    return [scorer.score(cands, rs)[2] for cands, rs in batches]
+
+
+def test_7_4(capsys):
+    import course_lib
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.model import load
+
+    solution = definition(NOTEBOOK_B, "fixed_idf_F", course_lib=course_lib, idf_weights=idf_weights,
+                          tokenizer=load()[0])
+    assert passes(ch07.check_7_4, solution, capsys)
+    assert passes(ch07.check_7_4, _all_refs_bert_score, capsys)
+    named = {_kept_scorer: "which batch came first", _own_idf: "its batchmates", _no_idf: "without idf",
+             _candidates_idf: "references of all the batches", _means: "one F per pair", stub: "replace"}
+    for wrong, text in named.items():
+        assert not ch07.check_7_4(wrong), wrong.__name__
+        out = capsys.readouterr().out
+        assert "❌" in out and text in out, (wrong.__name__, out)
 
 
 def _read_hash_split(h):  # the model cut at the first "_": wrong for folders named my_model

@@ -1,13 +1,13 @@
-"""Value exercises of chapters 01-03 and 06-09 are graded on hidden data (issue 30), without nbgrader.
-
-For each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's
-module gives) is run twice in fresh processes: in learning mode, where it computes the numbers the
-solution notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading
-seed), where it computes the right answer on the hidden data. In grading mode the right answer must pass
-and the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py
-with nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the
-grading seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the grading seed (its
-answer is the hash the command prints for them); 7.5, 7.7 and 4.5 are functions, checked on the checker's cases.
+"""Value exercises of chapters 01-03 and 06-09 are graded on hidden data (issue 30), without nbgrader. For
+each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's module
+gives) is run twice in fresh processes: in learning mode, where it computes the numbers the solution
+notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading seed),
+where it computes the right answer on the hidden data. In grading mode the right answer must pass and
+the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
+nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
+seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
+grading seed (its answer is the hash the command prints for them); 7.4, 7.5, 7.7 and 4.5 are functions,
+checked on the checker's cases (7.4's on hidden WMT16 pairs).
 """
 from __future__ import annotations
 
@@ -144,26 +144,6 @@ def answer_7_3():
     return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
-def answer_7_4():
-    import bert_score
-
-    from course_lib.bertscore.idf import idf_weights
-    from course_lib.course.checks import ch07
-    from course_lib.model import embedded_model_path
-
-    tokenizer, _ = load()
-    d = ch07.batches_7_4()
-    kept = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
-                                 idf_sents=d["a_refs"])
-    F_kept = kept.score(d["b_cands"], d["b_refs"])[2]
-    F_own = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=True)[2]
-    F_from_a = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=idf_weights(d["a_refs"], tokenizer))[2]
-    fixed = idf_weights(d["a_refs"] + d["b_refs"], tokenizer)
-    return [{"uses": "first" if (F_kept - F_from_a).abs().max() < 1e-5 else "second",
-             "max_change": (F_kept - F_own).abs().max().item(),
-             "fixed_mean_F": course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=fixed)[2].mean().item()}]
-
-
 def answer_8_4():
     from course_lib.course.checks import ch08
     from course_lib.lexical.rouge import rouge_l
@@ -256,7 +236,6 @@ else:
 '''
 
 CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
-            "07b": ["7.4"],
             "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 

@@ -1,7 +1,7 @@
 """Checkers for chapter 07b (neighbours, pitfalls and testing): exercises 7.4-7.7.
 
 `ch07` re-exports them, so a notebook calls `ch07.check_7_4` like the checks of chapter 07a. Expected
-answers come from course_lib and bert-score (a kept BERTScorer, its hash function, course_lib's input
+answers come from course_lib and bert-score (idf from a fixed set of texts, its hash function, course_lib's input
 checks), computed on cases the chapter never prints -- never typed in.
 """
 from __future__ import annotations
@@ -12,21 +12,6 @@ from functools import lru_cache
 import torch
 
 from . import close, grading, hidden_rng, hidden_rows, run
-
-
-def _normalise(answer) -> str:
-    return answer.strip().lower().removesuffix(" tokenizer") if isinstance(answer, str) else ""
-
-
-def _one_number(x) -> float | None:
-    """A float from a Python number, a numpy scalar or a one-element tensor; None for anything else."""
-    if x is None or isinstance(x, (bool, str, bytes)):
-        return None
-    try:
-        t = torch.as_tensor(x)
-        return float(t.reshape(-1)[0]) if t.numel() == 1 else None
-    except (TypeError, ValueError, RuntimeError):
-        return None
 
 
 def batches_7_4() -> dict[str, list[str]]:
@@ -44,61 +29,72 @@ def batches_7_4() -> dict[str, list[str]]:
     return {"a_cands": a.mt.tolist(), "a_refs": a.ref.tolist(), "b_cands": b.mt.tolist(), "b_refs": b.ref.tolist()}
 
 
-@lru_cache(maxsize=None)
-def _expected_7_4() -> dict:
-    """What exercise 7.4 asks, computed with bert-score's BERTScorer kept from the first call (as HF
-    evaluate keeps it) and with course_lib: whose idf a kept scorer uses, how far batch B's F moves, and
-    batch B's mean F with idf from both batches' references (a fixed corpus, independent of the order)."""
-    import bert_score
+def _batchings_7_4() -> list[list[tuple[list[str], list[str]]]]:
+    """The same 30 pairs of batches_7_4() as a script could meet them: batch A then B, B then A, and
+    regrouped into two other batches."""
+    d = batches_7_4()
+    a, b = (d["a_cands"], d["a_refs"]), (d["b_cands"], d["b_refs"])
+    mixed = ([*a[0][:8], *b[0][:7]], [*a[1][:8], *b[1][:7]]), ([*a[0][8:], *b[0][7:]], [*a[1][8:], *b[1][7:]])
+    return [[a, b], [b, a], list(mixed)]
 
+
+@lru_cache(maxsize=None)
+def _expected_7_4() -> dict[tuple[str, str], float]:
+    """F of each pair (candidate, reference) with idf weights computed once from all references of
+    the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same)."""
     import course_lib
     from course_lib.bertscore.idf import idf_weights
-    from course_lib.model import embedded_model_path, load
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    d = batches_7_4()
+    cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
+    F = course_lib.score(cands, refs, num_layers=4, idf=idf_weights(refs, tokenizer))[2]
+    return dict(zip(zip(cands, refs), F.tolist()))
+
+
+def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
+    """Exercise 7.4: `fixed_idf_F(batches)` -> one F tensor per batch, for batches [(cands, refs), ...]
+    met in any order or grouping, each pair scored with idf from all references of all batches."""
+    def test():
+        want = _expected_7_4()
+        got = []
+        for batches in _batchings_7_4():
+            out = fixed_idf_F([(list(c), list(r)) for c, r in batches])
+            assert isinstance(out, (list, tuple)) and len(out) == len(batches), (
+                f"return a list with one F per batch ({len(batches)} batches in, "
+                f"{len(out) if isinstance(out, (list, tuple)) else type(out).__name__} out)")
+            scores = {}
+            for (cands, refs), F in zip(batches, out):
+                F = torch.as_tensor(F, dtype=torch.float64).reshape(-1)
+                assert len(F) == len(cands), f"one F per pair: a batch of {len(cands)} pairs got {len(F)} numbers"
+                scores.update(zip(zip(cands, refs), F.tolist()))
+            got.append(scores)
+        moved = lambda x, y: max(abs(x[k] - y[k]) for k in want)  # noqa: E731
+        assert moved(got[0], got[1]) < 1e-5, (
+            "a pair's F changes when the two batches come in the other order: its idf weights depend on which "
+            "batch came first (as a scorer kept from the first call does)")
+        assert moved(got[0], got[2]) < 1e-5, (
+            "a pair's F changes when the pairs are grouped into other batches: idf from each batch's own "
+            "references makes a pair's score depend on its batchmates")
+        if moved(got[0], _plain_7_4()) < 1e-5:
+            raise AssertionError("these are F without idf weights: the script scores with idf")
+        assert moved(got[0], want) < 1e-4, "the idf weights should come from the references of all the batches"
+
+    return run("7.4", test, "idf weights that do not depend on the order of the calls, nor on how pairs are "
+                            "grouped, are computed once from a fixed set of texts chosen in advance: here all "
+                            "the references of all the batches.",
+               code="refs = [r for _, rs in batches for r in rs]; weights = idf_weights(refs, tokenizer); "
+                    "return [course_lib.score(c, r, idf=weights)[2] for c, r in batches]", level=hint)
+
+
+@lru_cache(maxsize=None)
+def _plain_7_4() -> dict[tuple[str, str], float]:
+    import course_lib
 
     d = batches_7_4()
-    kept = bert_score.BERTScorer(model_type=str(embedded_model_path()), num_layers=4, idf=True,
-                                 idf_sents=d["a_refs"])  # built by the first call, with its references
-    F_kept = kept.score(d["b_cands"], d["b_refs"])[2]
-    tokenizer, _ = load()
-    F_first = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=idf_weights(d["a_refs"], tokenizer))[2]
-    F_second = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=True)[2]
-    if (F_kept - F_first).abs().max() <= 1e-5 < (F_kept - F_second).abs().max():
-        uses = "first"
-    elif (F_kept - F_second).abs().max() <= 1e-5:
-        uses = "second"
-    else:
-        raise RuntimeError("the kept scorer matches neither idf corpus")
-    fixed = idf_weights(d["a_refs"] + d["b_refs"], tokenizer)
-    F_fixed = course_lib.score(d["b_cands"], d["b_refs"], num_layers=4, idf=fixed)[2]
-    return {"uses": uses, "max_change": (F_kept - F_second).abs().max().item(), "fixed_mean_F": F_fixed.mean().item()}
-
-
-def check_7_4(answer, hint: int = 1) -> bool:
-    """answer: dict with "uses" ("first"/"second"), "max_change" and "fixed_mean_F" on batches_7_4()."""
-    def test():
-        keys = ("uses", "max_change", "fixed_mean_F")
-        assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_7_4 needs the keys {keys}"
-        want = _expected_7_4()
-        choice = _normalise(answer["uses"]).removeprefix("the ").removesuffix(" batch").removesuffix(" call")
-        assert choice in ("first", "second"), 'set answer_7_4["uses"] to "first" or "second"'
-        assert choice == want["uses"], "uses: when does a kept scorer compute its idf weights?"
-        for key in ("max_change", "fixed_mean_F"):
-            value = _one_number(answer[key])
-            assert value is not None, f"{key}: one number (a float, a numpy number or a one-element tensor)"
-            assert close(value, want[key], 1e-4), {
-                "max_change": "max_change: score batch B with the kept scorer (idf from batch A's references) and "
-                              "with idf from batch B's own references; the largest |difference| of F",
-                "fixed_mean_F": "fixed_mean_F: compute idf once from the references of both batches "
-                                "(idf_weights(a_refs + b_refs, tokenizer)), pass it to course_lib.score for "
-                                "batch B, and average F"}[key]
-    return run("7.4", test, "a kept scorer computes its idf weights once, when it is built, from the first "
-                            "call's references; scores that do not depend on the order of the calls take idf "
-                            "from one fixed set of texts chosen in advance.",
-               code="d = ch07.batches_7_4(); kept = bert_score.BERTScorer(model_type=MODEL, num_layers=4, idf=True, "
-                    "idf_sents=d['a_refs']); F_kept = kept.score(d['b_cands'], d['b_refs'])[2]; F_own = "
-                    "course_lib.score(d['b_cands'], d['b_refs'], idf=True)[2]; fixed = idf_weights(d['a_refs'] + "
-                    "d['b_refs'], tokenizer); F_fixed = course_lib.score(d['b_cands'], d['b_refs'], idf=fixed)[2]",
-               level=hint)
+    cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
+    return dict(zip(zip(cands, refs), course_lib.score(cands, refs, num_layers=4)[2].tolist()))
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
