@@ -141,26 +141,62 @@ def test_3_3_names_nan_from_zero_times_minus_inf(capsys):
     assert "NaN" in out and "0 * (-inf)" in out and "differ by up to nan" not in out
 
 
-# ---- 3.4: the naive score depends on its neighbours -----------------------------------------
+# ---- 3.4: choose the neighbours --------------------------------------------------------------
+
+def _doubled():
+    c, r = ch03.TARGET_3_4
+    return c, r, f"{c} {c}", f"{r} {r}"
+
 
 def test_3_4_solution_passes(capsys):
     tokenizer, _ = load()
-    ns = solution_cell("answer_3_4", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03, tokens=tokens,
+    ns = solution_cell("up_3_4 = None", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03, tokens=tokens,
                        tokenizer=tokenizer)
-    assert passes(ch03.check_3_4, ns["answer_3_4"], ns["padding_3_4"], capsys=capsys)
+    assert passes(ch03.check_3_4, ns["up_3_4"], ns["down_3_4"], ns["drops_3_4"], capsys=capsys)
+    c, r, cc, rr = _doubled()
+    assert passes(ch03.check_3_4, [cc, rr], [c, rr], " Recall ", capsys=capsys)  # the reference side works too
 
 
-def test_3_4_wrong_answers_fail(capsys):
-    changes, pads = list(ch03._naive_changes()), ch03._neighbour_padding()
-    assert changes[0] > 0.01 and changes[1] < -0.01 and changes[2] < -0.01  # one up, two down: worth asking
-    tokenizer, _ = load()
-    common = max(len(tokens(tokenizer, t)) for p in ch03.NEIGHBOURS for t in p)
-    one_length = [(common - len(tokens(tokenizer, c)), common - len(tokens(tokenizer, r))) for c, r in ch03.NEIGHBOURS]
-    for wrong_changes in (None, "up", [-x for x in changes], [round(x, 2) for x in changes], changes[:2],
-                          [0.0, 0.0, 0.0]):
-        assert not passes(ch03.check_3_4, wrong_changes, pads, capsys=capsys)
-    for wrong_pads in (None, [(b, a) for a, b in pads], one_length, [(0, 0)] * 3):
-        assert not passes(ch03.check_3_4, changes, wrong_pads, capsys=capsys)
+def test_3_4_the_target_is_never_scored_above_the_exercise():
+    import nbformat
+
+    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
+        if "### Exercise 3.4" in cell.source:
+            break
+        assert "museum" not in cell.source and "TARGET_3_4" not in cell.source
+
+
+def _answers():
+    c, r, cc, rr = _doubled()
+    return {
+        "up one side": ((cc, r), (cc, r), "precision"),                     # [PAD] rows, no [PAD] column
+        "up no padding": ((c, r), (cc, r), "precision"),                    # the companion is no longer
+        "up too little": ((c + " x", r + " y"), (cc, r), "precision"),      # one [PAD] row and column
+        "up a string": (cc, (cc, r), "precision"),
+        "up token lists": ((cc.split(), rr.split()), (cc, r), "precision"),
+        "down both sides": ((cc, rr), (cc, rr), "precision"),
+        "down no padding": ((cc, rr), ("Hi.", "Hi."), "precision"),
+        "down missing": ((cc, rr), None, None),
+        "drops missing": ((cc, rr), (cc, r), None),
+        "drops the other": ((cc, rr), (cc, r), "recall"),                  # padding rows join precision's mean
+        "drops swapped order": ((cc, rr), (c, rr), "precision"),           # a longer reference pads columns: R
+        "drops not a mean": ((cc, rr), (cc, r), "f1"),
+    }
+
+
+HINTS_3_4 = {"up one side": "longer than the pair on both sides", "up no padding": "longer than the pair on both sides",
+             "up too little": "much longer on both sides", "up a string": "must be a (candidate, reference) pair",
+             "up token lists": "as strings", "down both sides": "Pad one side only", "down no padding": "no padding",
+             "down missing": "set down_3_4", "drops missing": "Now set drops_3_4",
+             "drops the other": "which mean do those padding positions join",
+             "drops swapped order": "0 padding rows (candidate side) and", "drops not a mean": "with \"precision\" or"}
+
+
+@pytest.mark.parametrize("name", sorted(HINTS_3_4))
+def test_3_4_hints_name_the_mistake(name, capsys):
+    assert ch03.check_3_4(*_answers()[name]) is False
+    out = capsys.readouterr().out
+    assert HINTS_3_4[name] in out and "Code:" not in out, out
 
 
 # ---- the code hints run as pasted --------------------------------------------------------------
@@ -180,5 +216,5 @@ def test_code_hints_run_when_pasted(capsys):
     exec("def masked_matrix(cand, ref, cand_lengths, ref_lengths):\n    "
          + _code_hint(ch03.check_3_3, stub, capsys=capsys), names)
     assert passes(ch03.check_3_3, names["masked_matrix"], capsys)
-    exec(_code_hint(ch03.check_3_4, None, capsys=capsys), names)
-    assert passes(ch03.check_3_4, names["answer_3_4"], names["padding_3_4"], capsys=capsys)
+    exec(_code_hint(ch03.check_3_4, None, capsys=capsys).split("  #")[0], names)
+    assert passes(ch03.check_3_4, names["up_3_4"], names["down_3_4"], names["drops_3_4"], capsys=capsys)
