@@ -27,8 +27,9 @@ def _multi_ref_bp_by_library(c, ref_lengths):
     return bleu.brevity_penalty(c, bleu.closest_reference_length(c, ref_lengths))
 
 
-def _corpus_perplexity_by_library(texts):
-    return perplexity([p for text in texts for p in text])
+def _word_perplexity_by_library(texts, n_words):
+    flat = [p for text in texts for p in text]
+    return perplexity(flat) ** (len(flat) / sum(n_words))
 
 
 def _cosines_by_library(a, b):
@@ -76,15 +77,16 @@ def _notebook_function(source: str, name: str):
 
 
 PERPLEXITY_IN_NOTEBOOK = ("from course_lib.lexical.perplexity import perplexity\n\n"
-                          "def corpus_perplexity(texts):\n    return perplexity([p for t in texts for p in t])\n")
+                          "def word_perplexity(texts, n_words):\n    flat = [p for t in texts for p in t]\n"
+                          "    return perplexity(flat) ** (len(flat) / sum(n_words))\n")
 COSINE_MATRIX_IN_NOTEBOOK = ("from course_lib.bertscore.similarity import cosine_matrix as cm\n\n"
                              "def batched_cosine_matrix(cand, ref):\n    return cm(cand, ref)\n")
 
 BYPASSES = [
     ("1.1", ch01, ch01.check_1_1, _clipped_by_library),
     ("1.2", ch01, ch01.check_1_2, _multi_ref_bp_by_library),
-    ("1.4", ch01, ch01.check_1_4, _corpus_perplexity_by_library),
-    ("1.4", ch01, ch01.check_1_4, _notebook_function(PERPLEXITY_IN_NOTEBOOK, "corpus_perplexity")),
+    ("1.4", ch01, ch01.check_1_4, _word_perplexity_by_library),
+    ("1.4", ch01, ch01.check_1_4, _notebook_function(PERPLEXITY_IN_NOTEBOOK, "word_perplexity")),
     ("2.1", ch02, ch02.check_2_1, _cosines_by_library),
     # 2.2 (masked max pooling) and 2.3 (a word of several WordPiece tokens) forbid nothing: no course_lib
     # function solves them (mean_pool and word_cosine_by_layer fail their checks as wrong answers)
