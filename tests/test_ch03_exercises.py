@@ -54,30 +54,47 @@ def test_3_1_split_words_name_each_mistake(split, named, capsys):
     assert named in capsys.readouterr().out
 
 
-# ---- 3.2: the batched cosine matrix ---------------------------------------------------------
+# ---- 3.2: cosines from dot products ------------------------------------------------------------
 
-def no_normalisation(cand, ref):
-    return cand @ ref.transpose(1, 2)
-
-
-def normalised_over_tokens(cand, ref):  # normalises over the sequence axis instead of the vector
-    return (cand / cand.norm(dim=1, keepdim=True)) @ (ref / ref.norm(dim=1, keepdim=True)).transpose(1, 2)
+def _right_32(dots, cn, rn):
+    return dots / (cn[:, :, None] * rn[:, None, :])
 
 
-def reference_by_candidate(cand, ref):  # [batch, ref_len, cand_len]: rows and columns swapped
-    c = cand / cand.norm(dim=-1, keepdim=True)
-    r = ref / ref.norm(dim=-1, keepdim=True)
-    return r @ c.transpose(1, 2)
+SLIPS_3_2 = {
+    "candidate lengths only": (lambda d, cn, rn: d / cn[:, :, None], "candidate tokens' lengths only"),
+    "reference lengths only": (lambda d, cn, rn: d / rn[:, None, :], "reference tokens' lengths only"),
+    "norms on the wrong axes": (lambda d, cn, rn: d / (cn[:, None, :] * rn[:, :, None]), "on the wrong axes"),
+    "transposed": (lambda d, cn, rn: _right_32(d, cn, rn).transpose(1, 2), "[batch, ref_len, cand_len]"),
+    "squared lengths": (lambda d, cn, rn: d / (cn[:, :, None] * rn[:, None, :]) ** 2, "squared lengths"),
+    "square root": (lambda d, cn, rn: d / (cn[:, :, None] * rn[:, None, :]).sqrt(), "square root"),
+    "multiplied": (lambda d, cn, rn: d * cn[:, :, None] * rn[:, None, :], "you multiplied"),
+    "numpy": (lambda d, cn, rn: _right_32(d, cn, rn).numpy(), "return a torch tensor"),
+    "NaN": (lambda d, cn, rn: d * float("nan"), "NaN cells"),
+    "stub": (stub, "replace `raise NotImplementedError()`"),
+}
 
 
 def test_3_2_solution_passes(capsys):
-    fn = solution_cell("def batched_cosine_matrix")["batched_cosine_matrix"]
-    assert passes(ch03.check_3_2, fn, capsys)
+    fn = solution_cell("def cosines_from_dots")["cosines_from_dots"]
+    answer = solution_cell("row_norms_3_2 = None")["row_norms_3_2"]
+    assert passes(ch03.check_3_2, fn, answer, capsys=capsys)
+    assert passes(ch03.check_3_2, fn, " Ref ", capsys=capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, no_normalisation, normalised_over_tokens, reference_by_candidate])
-def test_3_2_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch03.check_3_2, wrong, capsys)
+@pytest.mark.parametrize("name", sorted(SLIPS_3_2))
+def test_3_2_hints_name_the_mistake(name, capsys):
+    wrong, named = SLIPS_3_2[name]
+    assert ch03.check_3_2(wrong, "reference") is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+@pytest.mark.parametrize("answer, named", [(None, "Now set row_norms_3_2"), ("candidate", "its whole row by one number"),
+                                           ("both", "one of the two cannot matter"), ("neither", "section 2 printed"),
+                                           ("rows", "answer row_norms_3_2 with")])
+def test_3_2_row_norms_hints(answer, named, capsys):
+    assert ch03.check_3_2(_right_32, answer) is False
+    assert named in capsys.readouterr().out
 
 
 # ---- 3.3: mask a left-padded batch ----------------------------------------------------------
@@ -119,8 +136,9 @@ def off_by_one(cand, ref, cand_lengths, ref_lengths):  # one padding position to
 
 
 def test_3_3_solution_passes(capsys):
-    ns = solution_cell("def batched_cosine_matrix")
-    fn = solution_cell("def masked_matrix", batched_cosine_matrix=ns["batched_cosine_matrix"])["masked_matrix"]
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    fn = solution_cell("def masked_matrix", cosine_matrix=cosine_matrix)["masked_matrix"]
     assert passes(ch03.check_3_3, fn, capsys)
 
 
@@ -211,8 +229,13 @@ def test_code_hints_run_when_pasted(capsys):
     names = dict(torch=torch, tokens=tokens, tokenizer=tokenizer, ch03=ch03, naive=naive, DEFAULT_LAYER=DEFAULT_LAYER)
     exec(_code_hint(ch03.check_3_1, None, capsys=capsys), names)
     assert passes(ch03.check_3_1, names["answer_3_1"], names["split_3_1"], capsys)
-    exec("def batched_cosine_matrix(cand, ref):\n    " + _code_hint(ch03.check_3_2, stub, capsys=capsys), names)
-    assert passes(ch03.check_3_2, names["batched_cosine_matrix"], capsys)
+    hint_3_2 = _code_hint(ch03.check_3_2, stub, capsys=capsys)
+    exec("def cosines_from_dots(dots, cand_norms, ref_norms):\n    " + hint_3_2.split("; ")[0], names)
+    exec(hint_3_2.split("; ")[1], names)
+    assert passes(ch03.check_3_2, names["cosines_from_dots"], names["row_norms_3_2"], capsys=capsys)
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    names["cosine_matrix"] = cosine_matrix
     exec("def masked_matrix(cand, ref, cand_lengths, ref_lengths):\n    "
          + _code_hint(ch03.check_3_3, stub, capsys=capsys), names)
     assert passes(ch03.check_3_3, names["masked_matrix"], capsys)

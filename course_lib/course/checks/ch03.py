@@ -11,6 +11,7 @@ from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
 from . import forbid, grading, hidden_rows, run
+from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips
 
 # Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
 # a temperature).
@@ -88,28 +89,49 @@ def _matrix_cases():
     return tuple(cases)
 
 
-def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
-    """student_cosine_matrix(cand [batch, cand_len, dim], ref [batch, ref_len, dim]) ->
-    [batch, cand_len, ref_len] cosines."""
-    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity.cosine_matrix",
-                                   "course_lib.bertscore.similarity.masked_cosine_matrix",
-                                   "course_lib.bertscore.similarity.normalize",
-                                   "course_lib.teaching.naive.naive_cosine_matrix")
+def _dot_cases():
+    """(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len], cosines) cases:
+    first a square one (cand_len = ref_len, where norms on the wrong axis still give numbers), then the random
+    and real batches of `_matrix_cases`."""
+    g = torch.Generator().manual_seed(32)
+    square = (torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10,
+              torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10)
+    cases = []
+    for cand, ref in [square] + [(c, r) for c, r, _, _ in _matrix_cases()]:
+        cases.append((cand @ ref.transpose(-1, -2), cand.norm(dim=-1), ref.norm(dim=-1), cosine_matrix(cand, ref)))
+    return cases
 
+
+def check_3_2(cosines_from_dots, row_norms=None, hint: int = 1) -> bool:
+    """cosines_from_dots(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len])
+    -> [batch, cand_len, ref_len] cosines; row_norms_3_2: whose lengths can change a row's best match."""
     def test():
-        for cand, ref, _, _ in _matrix_cases():
-            want = cosine_matrix(cand, ref)
-            got = student_cosine_matrix(cand.clone(), ref.clone())
-            assert isinstance(got, torch.Tensor), "return a torch tensor"
-            assert tuple(got.shape) == tuple(want.shape), (
-                f"shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}")
-            err = (got.float() - want).abs().max().item()
-            assert err < 1e-4, (f"values differ by up to {err:.3g} (vector norms from "
-                                f"{cand.norm(dim=-1).min():.2f} to {cand.norm(dim=-1).max():.2f})")
-    return run("3.2", test, "scale every vector (the last dimension) to length 1, then take all dot "
-                            "products at once: rows are candidate tokens, columns reference tokens.",
-               code="c = cand / cand.norm(dim=-1, keepdim=True); r = ref / ref.norm(dim=-1, keepdim=True); "
-                    "return c @ r.transpose(-1, -2)", level=hint)
+        for dots, cn, rn, want in _dot_cases():
+            got = cosines_from_dots(dots.clone(), cn.clone(), rn.clone())
+            assert isinstance(got, torch.Tensor), f"return a torch tensor, not {type(got).__name__}"
+            shape = f"dots {tuple(dots.shape)}, cand_norms {tuple(cn.shape)}, ref_norms {tuple(rn.shape)}"
+            assert not torch.isnan(got).any(), f"for {shape} your matrix has NaN cells"
+            if tuple(got.shape) == tuple(want.shape) and (got.float() - want).abs().max().item() < 1e-4:
+                continue
+            for slip, value in _dot_slips(dots, cn, rn).items():
+                if tuple(got.shape) == tuple(value.shape) and (got.float() - value).abs().max().item() < 1e-4:
+                    raise AssertionError(f"for {shape}: {DOT_HINTS[slip]}")
+            assert tuple(got.shape) == tuple(want.shape), \
+                f"for {shape}: shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}"
+            raise AssertionError(f"for {shape}: the values differ from the cosines by up to "
+                                 f"{(got.float() - want).abs().max().item():.3g}")
+        assert row_norms is not None, ("cosines_from_dots is right. Now set row_norms_3_2 to \"candidate\", "
+                                       "\"reference\", \"both\" or \"neither\"")
+        said = str(row_norms).strip().lower()
+        said = {"cand": "candidate", "ref": "reference"}.get(said, said)
+        assert said in ("candidate", "reference", "both", "neither"), \
+            f"answer row_norms_3_2 with \"candidate\", \"reference\", \"both\" or \"neither\", not {row_norms!r}"
+        assert said == "reference", f"not {said!r}: {ROW_NORMS[said]}"
+    return run("3.2", test, "cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token "
+                            "i and of reference token j. In a batch, the candidate lengths vary along the rows, the "
+                            "reference lengths along the columns.",
+               code="return dots / (cand_norms[:, :, None] * ref_norms[:, None, :]); "
+                    "row_norms_3_2 = 'reference'", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -162,7 +184,7 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
                             "be -inf (a 0 could still win a max).",
                code="cand_mask = torch.arange(cand.shape[1])[None, :] >= (cand.shape[1] - torch.tensor("
                     "cand_lengths))[:, None]; ref_mask = torch.arange(ref.shape[1])[None, :] >= (ref.shape[1] - "
-                    "torch.tensor(ref_lengths))[:, None]; return batched_cosine_matrix(cand, ref).masked_fill("
+                    "torch.tensor(ref_lengths))[:, None]; return cosine_matrix(cand, ref).masked_fill("
                     "~(cand_mask[:, :, None] & ref_mask[:, None, :]), float(\"-inf\"))", level=hint)
 
 
