@@ -77,19 +77,47 @@ def bp_uses_the_library(c, ref_lengths):
     return brevity_penalty(c, closest_reference_length(c, ref_lengths))
 
 
-def rouge_l_swapped(lcs, cand_len, ref_len):  # precision and recall the wrong way round
-    p, r = lcs / ref_len, lcs / cand_len
-    return p, r, 2 * p * r / (p + r) if p + r else 0.0
+def lcs_in_candidate_order(cand_tokens, ref_tokens):  # every shared token, the reference's order ignored
+    return [w for w in cand_tokens if w in ref_tokens]
 
 
-def rouge_l_arithmetic_f(lcs, cand_len, ref_len):
-    p, r = lcs / cand_len, lcs / ref_len
-    return p, r, (p + r) / 2
+def lcs_first_match(cand_tokens, ref_tokens):  # greedy: the first match blocks a longer chain
+    out, k = [], 0
+    for w in cand_tokens:
+        if w in ref_tokens[k:]:
+            k = ref_tokens.index(w, k) + 1
+            out.append(w)
+    return out
 
 
-def rouge_l_without_the_zero_case(lcs, cand_len, ref_len):  # ZeroDivisionError when LCS = 0
-    p, r = lcs / cand_len, lcs / ref_len
-    return p, r, 2 * p * r / (p + r)
+def lcs_common_substring(cand_tokens, ref_tokens):  # the longest run of neighbouring tokens in both
+    best = []
+    for i in range(len(cand_tokens)):
+        for j in range(i + 1, len(cand_tokens) + 1):
+            run = cand_tokens[i:j]
+            if len(run) > len(best) and any(ref_tokens[k:k + len(run)] == run for k in range(len(ref_tokens))):
+                best = run
+    return best
+
+
+def lcs_as_length(cand_tokens, ref_tokens):
+    from course_lib.lexical.rouge import lcs_length
+
+    return lcs_length(cand_tokens, ref_tokens)
+
+
+def lcs_as_text(cand_tokens, ref_tokens):
+    return " ".join(lcs_common_substring(cand_tokens, ref_tokens))
+
+
+def lcs_not_reversed(cand_tokens, ref_tokens):  # the walk back collects the tokens last first
+    return solution("def lcs_words")["lcs_words"](cand_tokens, ref_tokens)[::-1]
+
+
+def lcs_by_rouge_score(cand_tokens, ref_tokens):
+    from rouge_score import rouge_scorer
+
+    return [ref_tokens[k] for k in rouge_scorer.lcs_ind(ref_tokens, cand_tokens)]
 
 
 def _logs(texts):
@@ -133,8 +161,9 @@ CASES = [
      [unclipped_precision, clipped_by_the_sum_over_references, unigrams_whatever_n, first_reference_only]),
     ("def multi_ref_bp(", "multi_ref_bp", ch01.check_1_2,
      [bp_shortest_reference, bp_longest_reference, bp_mean_reference, bp_tie_goes_to_the_longer, bp_uses_the_library]),
-    ("def rouge_l_from_lcs", "rouge_l_from_lcs", ch01.check_1_3,
-     [rouge_l_swapped, rouge_l_arithmetic_f, rouge_l_without_the_zero_case]),
+    ("def lcs_words", "lcs_words", ch01.check_1_3,
+     [lcs_in_candidate_order, lcs_first_match, lcs_common_substring, lcs_as_length, lcs_as_text, lcs_not_reversed,
+      lcs_by_rouge_score]),
     ("def word_perplexity", "word_perplexity", ch01.check_1_4,
      [per_token_perplexity, mean_of_text_perplexities, geometric_mean_of_text_perplexities,
       perplexity_of_the_mean_probability, perplexity_without_minus, perplexity_as_text, perplexity_uses_the_library]),
@@ -144,6 +173,28 @@ CASES = [
 @pytest.mark.parametrize("marker, name, check, wrong", CASES, ids=[c[1] for c in CASES])
 def test_code_exercise(marker, name, check, wrong, capsys):
     assert_separates(check, solution(marker)[name], wrong, capsys)
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (lcs_in_candidate_order, "not in the reference's order"),
+    (lcs_first_match, "taking the first match you meet can block a longer chain"),
+    (lcs_common_substring, "a subsequence may skip tokens"),
+    (lcs_as_length, "return the tokens themselves"),
+    (lcs_as_text, "you return text"),
+    (lcs_not_reversed, "the right tokens, last first"),
+    (lcs_by_rouge_score, "calls rouge-score's LCS read-out"),
+], ids=lambda x: getattr(x, "__name__", "hint"))
+def test_1_3_hints_name_the_mistake(wrong, named, capsys):
+    assert ch01.check_1_3(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+def test_1_3_rouge_score_is_whole_again_after_the_check():
+    from rouge_score import rouge_scorer
+
+    ch01.check_1_3(lcs_by_rouge_score)
+    assert rouge_scorer.lcs_ind(["a", "b"], ["b"]) == [1]
 
 
 @pytest.mark.parametrize("wrong, named", [
@@ -293,13 +344,15 @@ def _code_hint(check, capsys):
 @pytest.mark.parametrize("check, signature", [
     (ch01.check_1_1, "clipped_precision(cand_tokens, refs_tokens, n)"),
     (ch01.check_1_2, "multi_ref_bp(c, ref_lengths)"),
-    (ch01.check_1_3, "rouge_l_from_lcs(lcs, cand_len, ref_len)"),
+    (ch01.check_1_3, "lcs_words(cand_tokens, ref_tokens)"),
     (ch01.check_1_4, "word_perplexity(texts, n_words)"),
 ], ids=["1.1", "1.2", "1.3", "1.4"])
 def test_pasted_code_hints_run_and_pass(check, signature, capsys):
     """A student who pastes the code-level hint as the function's body passes (the hint uses the
     exercise's own parameter names: 1.4's once used `probs`)."""
     code = _code_hint(check, capsys)
-    namespace = {"math": math, "Counter": Counter}
+    from course_lib.lexical.rouge import lcs_length
+
+    namespace = {"math": math, "Counter": Counter, "lcs_length": lcs_length}
     exec(f"def {signature}:\n    {code}\n", namespace)
     assert passes(check, namespace[signature.split("(")[0]], capsys)

@@ -6,22 +6,11 @@ import math
 
 from course_lib.lexical.bleu import brevity_penalty, closest_reference_length, modified_precision
 from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
-from course_lib.lexical.rouge import lcs_length, rouge_l, rouge_n, tokenize
+from course_lib.lexical.rouge import lcs_length, rouge_n, tokenize
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-from .ch01_cases import (WORD_PERPLEXITY_HINTS, _corpus_cases, _pair_counts, _tied_pairs, _word_perplexity_slips,
-                         colleague_tau_b)
-
-# (candidate, reference) pairs, tokenized by whitespace in 1.1 and by ROUGE's tokenizer in 1.3
-PAIRS = [
-    ("the the the the the the the", "the cat is on the mat"),
-    ("the the the cat on the mat", "the cat is sitting on the mat near the door"),
-    ("the cat sat on the mat", "the cat is on the mat"),
-    ("a b a b a b c", "a a b c c"),
-    ("consumers prefer imported cars", "people like foreign cars"),
-    ("the mat sat on the cat", "the cat sat on the mat"),
-]
-
+from .ch01_cases import (LCS_CASES, WORD_PERPLEXITY_HINTS, _corpus_cases, _is_run, _is_subsequence, _pair_counts,
+                         _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips, colleague_tau_b)
 
 # (candidate, [references]) for 1.1: none of them is printed in the chapter
 MULTI_REF = [
@@ -84,28 +73,38 @@ def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
                     "return 1.0 if c >= r else math.exp(1 - r / c)", level=hint)
 
 
-# for 1.3, besides PAIRS: a short candidate, and pairs without a common word (LCS = 0: F1 = 0, no division)
-LCS_CASES = [("the cat", "the cat sat on the mat"), ("cats purr", "dogs bark loudly"), ("Yes!", "no")]
-
-
-def check_1_3(rouge_l_from_lcs, hint: int = 1) -> bool:
-    """rouge_l_from_lcs(lcs, cand_len, ref_len) -> (precision, recall, f1)."""
-    rouge_l_from_lcs = forbid(rouge_l_from_lcs, "course_lib.lexical.rouge.rouge_l")
-
+def check_1_3(lcs_words, hint: int = 1) -> bool:
+    """lcs_words(cand_tokens, ref_tokens) -> one longest common subsequence, a list of tokens."""
     def test():
-        for cand, ref in PAIRS + LCS_CASES:
-            c, r = tokenize(cand), tokenize(ref)
-            got = tuple(float(x) for x in rouge_l_from_lcs(lcs_length(c, r), len(c), len(r)))
-            want = tuple(rouge_l(cand, ref))
-            assert len(got) == 3, "return three numbers: (precision, recall, f1)"
-            names = ("precision", "recall", "f1")
-            for name, g, w in zip(names, got, want):
-                assert close(g, w), (f"{name} for LCS={lcs_length(c, r)}, {len(c)} candidate and {len(r)} "
-                                     f"reference tokens is {g:.4f}, expected {w:.4f}")
-    return run("1.3", test, "precision divides the LCS length by the candidate's length, recall by the "
-                            "reference's; F1 is their harmonic mean.",
-               code="p, r = lcs / cand_len, lcs / ref_len; return p, r, (2 * p * r / (p + r) if p + r else 0.0)",
-               level=hint)
+        for cand, ref in LCS_CASES:
+            with _without_rouge_score_readout():
+                got = lcs_words(list(cand), list(ref))
+            case = f"for {cand} and {ref}"
+            assert not isinstance(got, str), f"{case} you return text ({got!r}): return the list of tokens"
+            assert isinstance(got, (list, tuple)), (f"{case} you return {type(got).__name__} {got!r}: return the "
+                                                    "tokens themselves, a list (the length is lcs_length's job)")
+            got, n = list(got), lcs_length(cand, ref)
+            if len(got) == n > 1 and _is_subsequence(got[::-1], cand) and _is_subsequence(got[::-1], ref) \
+                    and not _is_subsequence(got, cand):
+                raise AssertionError(f"{case} you return {got}: the right tokens, last first. A walk back from the "
+                                     "table's last cell collects them in reverse: turn the list round")
+            assert _is_subsequence(got, cand), (f"{case} you return {got}, which is not a subsequence of the "
+                                                "candidate: its tokens in the candidate's order, each used once")
+            assert _is_subsequence(got, ref), (f"{case} you return {got}, which is not in the reference's order: a "
+                                               "common subsequence keeps the order of both texts")
+            if 1 < len(got) < n and _is_run(got, cand) and _is_run(got, ref):
+                raise AssertionError(f"{case} you return {got}, neighbouring tokens in both (a common substring); "
+                                     f"a subsequence may skip tokens, and the longest here has {n}")
+            assert len(got) == n, (f"{case} you return {got}, a common subsequence of {len(got)} tokens, but the "
+                                   f"longest has {n}: taking the first match you meet can block a longer chain")
+    return run("1.3", test, "the table that lcs_length fills holds, in L[i][j], the LCS length of the first i "
+                            "candidate and the first j reference tokens: it knows which choice keeps the longest "
+                            "chain. Read the tokens back out of it, from its last cell.",
+               code="L = [[lcs_length(cand_tokens[:i], ref_tokens[:j]) for j in range(len(ref_tokens) + 1)] for i "
+                    "in range(len(cand_tokens) + 1)]; back = lambda i, j: [] if i == 0 or j == 0 else (back(i - 1, "
+                    "j - 1) + [cand_tokens[i - 1]] if cand_tokens[i - 1] == ref_tokens[j - 1] else back(i - 1, j) "
+                    "if L[i - 1][j] >= L[i][j - 1] else back(i, j - 1)); return back(len(cand_tokens), "
+                    "len(ref_tokens))", level=hint)
 
 
 def check_1_4(word_perplexity, hint: int = 1) -> bool:

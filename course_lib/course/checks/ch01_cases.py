@@ -1,11 +1,51 @@
-"""Chapter 01's cases for the exercises 1.4 and 1.7: corpora with what each common slip returns, and the
-colleague's tau-b with its planted bug. `checks.ch01` imports these names."""
+"""Chapter 01's cases for the exercises 1.3, 1.4 and 1.7: token lists, rouge-score's read-out kept away, corpora
+with what each common slip returns, and the colleague's tau-b with its planted bug. `checks.ch01` imports these."""
 from __future__ import annotations
 
 import math
 import random
+from contextlib import contextmanager
 
 import numpy as np
+
+from . import ForbiddenCall
+
+
+# for 1.3: token lists never printed in the chapter; the first defeats a greedy first-match walk, the second a
+# common substring (the longest common subsequence skips tokens there), then repeats and no common token at all
+LCS_CASES = [("x a b c".split(), "a b c x".split()),
+             ("the old man quickly sold his small red car".split(), "the man sold his car".split()),
+             ("the police arrested the thief".split(), "the thief arrested the police".split()),
+             ("a b a b a b c".split(), "a a b c c".split()),
+             ("cats purr".split(), "dogs bark loudly".split())]
+
+
+def _is_subsequence(seq, of) -> bool:
+    it = iter(of)
+    return all(any(token == other for other in it) for token in seq)
+
+
+def _is_run(seq, of) -> bool:
+    """`seq` occurs in `of` as neighbouring tokens."""
+    return any(list(of[k:k + len(seq)]) == list(seq) for k in range(len(of) - len(seq) + 1))
+
+
+@contextmanager
+def _without_rouge_score_readout():
+    """rouge-score's own LCS read-out (shown after exercise 1.3) raises ForbiddenCall while the check runs."""
+    from rouge_score import rouge_scorer
+
+    def forbidden(*args, **kwargs):
+        raise ForbiddenCall("your function calls rouge-score's LCS read-out, which this exercise asks you to write "
+                            "yourself (the check runs it without rouge_scorer.lcs_ind).")
+    saved = {name: getattr(rouge_scorer, name) for name in ("lcs_ind", "_backtrack_norec")}
+    try:
+        for name in saved:
+            setattr(rouge_scorer, name, forbidden)
+        yield
+    finally:
+        for name, fn in saved.items():
+            setattr(rouge_scorer, name, fn)
 
 
 def _corpus_cases():
