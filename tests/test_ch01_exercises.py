@@ -279,6 +279,7 @@ def test_question_1_7_solution_passes(capsys):
     (([5, 3, 5, 3, 5], None, None), "one per system"),
     ((None, None, None), "set ratings_1_7"),
     (([5, 3, 5, 3, 5, float("nan")], None, None), "NaN"),
+    (([5, 3, 5, 3, 5, None], None, None), "must hold numbers"),
 ], ids=lambda x: str(x)[:40])
 def test_question_1_7_hints_name_the_mistake(answer, named, capsys):
     assert ch01.check_1_7(*answer) is False

@@ -191,7 +191,10 @@ def _ratings(ratings) -> list[float]:
         f"ratings_1_7 must be a list of {len(SYSTEMS_METRIC)} numbers, one per system, in the systems' order"
     texts = [r for r in ratings if isinstance(r, str)]
     assert not texts, f"you gave text ({texts[0]!r}), not a number: give ratings such as 3, not '3'"
-    values = [float(r) for r in ratings]
+    try:
+        values = [float(r) for r in ratings]
+    except (TypeError, ValueError):
+        raise AssertionError(f"ratings_1_7 must hold numbers, not {[type(r).__name__ for r in ratings]}") from None
     assert not any(math.isnan(v) for v in values), "a rating is NaN: people gave every system a number"
     return values
 
@@ -244,7 +247,8 @@ def _hidden_data():
     row's system output and the reference's first words, capitalised as a sentence starts (so ROUGE-1,
     which lowercases, matches a word that BLEU's 13a tokens miss). Drawn again while a published
     answer word is among the answers. 1.7: six systems' metric scores with one tie, on another pair of
-    systems than the published one (ratings chosen for the published tie tie no pair on both sides here)."""
+    systems than the published one: copied ratings then rarely expose the bug, and where they do, the
+    copied gap_1_7 (computed on the published scores) does not match."""
     published_metric = list(SYSTEMS_METRIC)
     published_words = _rouge_only_matches()
     k = 0
