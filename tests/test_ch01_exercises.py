@@ -77,44 +77,83 @@ def bp_uses_the_library(c, ref_lengths):
     return brevity_penalty(c, closest_reference_length(c, ref_lengths))
 
 
-def rouge_l_swapped(lcs, cand_len, ref_len):  # precision and recall the wrong way round
-    p, r = lcs / ref_len, lcs / cand_len
-    return p, r, 2 * p * r / (p + r) if p + r else 0.0
+def lcs_in_candidate_order(cand_tokens, ref_tokens):  # every shared token, the reference's order ignored
+    return [w for w in cand_tokens if w in ref_tokens]
 
 
-def rouge_l_arithmetic_f(lcs, cand_len, ref_len):
-    p, r = lcs / cand_len, lcs / ref_len
-    return p, r, (p + r) / 2
+def lcs_first_match(cand_tokens, ref_tokens):  # greedy: the first match blocks a longer chain
+    out, k = [], 0
+    for w in cand_tokens:
+        if w in ref_tokens[k:]:
+            k = ref_tokens.index(w, k) + 1
+            out.append(w)
+    return out
 
 
-def rouge_l_without_the_zero_case(lcs, cand_len, ref_len):  # ZeroDivisionError when LCS = 0
-    p, r = lcs / cand_len, lcs / ref_len
-    return p, r, 2 * p * r / (p + r)
+def lcs_common_substring(cand_tokens, ref_tokens):  # the longest run of neighbouring tokens in both
+    best = []
+    for i in range(len(cand_tokens)):
+        for j in range(i + 1, len(cand_tokens) + 1):
+            run = cand_tokens[i:j]
+            if len(run) > len(best) and any(ref_tokens[k:k + len(run)] == run for k in range(len(ref_tokens))):
+                best = run
+    return best
 
 
-def mean_of_text_perplexities(texts):
-    return sum(math.exp(-sum(math.log(p) for p in t) / len(t)) for t in texts) / len(texts)
+def lcs_as_length(cand_tokens, ref_tokens):
+    from course_lib.lexical.rouge import lcs_length
+
+    return lcs_length(cand_tokens, ref_tokens)
 
 
-def geometric_mean_of_text_perplexities(texts):  # every text weighs the same
-    logs = [sum(math.log(p) for p in t) / len(t) for t in texts]
-    return math.exp(-sum(logs) / len(logs))
+def lcs_as_text(cand_tokens, ref_tokens):
+    return " ".join(lcs_common_substring(cand_tokens, ref_tokens))
 
 
-def perplexity_of_the_mean_probability(texts):
+def lcs_not_reversed(cand_tokens, ref_tokens):  # the walk back collects the tokens last first
+    return solution("def lcs_words")["lcs_words"](cand_tokens, ref_tokens)[::-1]
+
+
+def lcs_by_rouge_score(cand_tokens, ref_tokens):
+    from rouge_score import rouge_scorer
+
+    return [ref_tokens[k] for k in rouge_scorer.lcs_ind(ref_tokens, cand_tokens)]
+
+
+def _logs(texts):
+    return [math.log(p) for t in texts for p in t]
+
+
+def per_token_perplexity(texts, n_words):  # divides by the tokens: the number that differs between tokenizers
+    return math.exp(-sum(_logs(texts)) / len(_logs(texts)))
+
+
+def mean_of_text_perplexities(texts, n_words):  # every text weighs the same
+    return sum(math.exp(-sum(math.log(p) for p in t) / w) for t, w in zip(texts, n_words)) / len(texts)
+
+
+def geometric_mean_of_text_perplexities(texts, n_words):
+    return math.exp(sum(-sum(math.log(p) for p in t) / w for t, w in zip(texts, n_words)) / len(texts))
+
+
+def perplexity_without_minus(texts, n_words):
+    return math.exp(sum(_logs(texts)) / sum(n_words))
+
+
+def perplexity_as_text(texts, n_words):
+    return f"{math.exp(-sum(_logs(texts)) / sum(n_words)):.4f}"
+
+
+def perplexity_of_the_mean_probability(texts, n_words):
     probs = [p for t in texts for p in t]
     return 1 / (sum(probs) / len(probs))
 
 
-def perplexity_without_minus(texts):
-    logs = [math.log(p) for t in texts for p in t]
-    return math.exp(sum(logs) / len(logs))
-
-
-def perplexity_uses_the_library(texts):
+def perplexity_uses_the_library(texts, n_words):
     from course_lib.lexical.perplexity import perplexity
 
-    return perplexity([p for t in texts for p in t])
+    flat = [p for t in texts for p in t]
+    return perplexity(flat) ** (len(flat) / sum(n_words))
 
 
 CASES = [
@@ -122,17 +161,69 @@ CASES = [
      [unclipped_precision, clipped_by_the_sum_over_references, unigrams_whatever_n, first_reference_only]),
     ("def multi_ref_bp(", "multi_ref_bp", ch01.check_1_2,
      [bp_shortest_reference, bp_longest_reference, bp_mean_reference, bp_tie_goes_to_the_longer, bp_uses_the_library]),
-    ("def rouge_l_from_lcs", "rouge_l_from_lcs", ch01.check_1_3,
-     [rouge_l_swapped, rouge_l_arithmetic_f, rouge_l_without_the_zero_case]),
-    ("def corpus_perplexity", "corpus_perplexity", ch01.check_1_4,
-     [mean_of_text_perplexities, geometric_mean_of_text_perplexities, perplexity_of_the_mean_probability,
-      perplexity_without_minus, perplexity_uses_the_library]),
+    ("def lcs_words", "lcs_words", ch01.check_1_3,
+     [lcs_in_candidate_order, lcs_first_match, lcs_common_substring, lcs_as_length, lcs_as_text, lcs_not_reversed,
+      lcs_by_rouge_score]),
+    ("def word_perplexity", "word_perplexity", ch01.check_1_4,
+     [per_token_perplexity, mean_of_text_perplexities, geometric_mean_of_text_perplexities,
+      perplexity_of_the_mean_probability, perplexity_without_minus, perplexity_as_text, perplexity_uses_the_library]),
 ]
 
 
 @pytest.mark.parametrize("marker, name, check, wrong", CASES, ids=[c[1] for c in CASES])
 def test_code_exercise(marker, name, check, wrong, capsys):
     assert_separates(check, solution(marker)[name], wrong, capsys)
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (lcs_in_candidate_order, "not in the reference's order"),
+    (lcs_first_match, "taking the first match you meet can block a longer chain"),
+    (lcs_common_substring, "a subsequence may skip tokens"),
+    (lcs_as_length, "return the tokens themselves"),
+    (lcs_as_text, "you return text"),
+    (lcs_not_reversed, "the right tokens, last first"),
+    (lcs_by_rouge_score, "calls rouge-score's LCS read-out"),
+], ids=lambda x: getattr(x, "__name__", "hint"))
+def test_1_3_hints_name_the_mistake(wrong, named, capsys):
+    assert ch01.check_1_3(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+def test_1_3_rouge_score_is_whole_again_after_the_check():
+    from rouge_score import rouge_scorer
+
+    ch01.check_1_3(lcs_by_rouge_score)
+    assert rouge_scorer.lcs_ind(["a", "b"], ["b"]) == [1]
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (per_token_perplexity, "you divided by the number of tokens"),
+    (mean_of_text_perplexities, "you averaged the texts' perplexities"),
+    (geometric_mean_of_text_perplexities, "you averaged per-text values"),
+    (perplexity_without_minus, "you left out the minus sign"),
+    (perplexity_as_text, "you return text"),
+    (perplexity_uses_the_library, "asks you to write yourself"),
+], ids=lambda x: getattr(x, "__name__", "hint"))
+def test_1_4_hints_name_the_mistake(wrong, named, capsys):
+    assert ch01.check_1_4(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+def test_1_4_nothing_above_the_exercise_gives_the_answer():
+    """The stub's docstring and the chapter above 1.4 never divide by the words (the redesign of issue 31)."""
+    import nbformat
+
+    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
+        if "### Exercise 1.4" in cell.source:
+            break
+        assert "n_words" not in cell.source and "per word" not in cell.source.lower()
+    from notebook_code import code_cell
+
+    stub_cell = code_cell(NOTEBOOK, "def word_perplexity")
+    before = stub_cell.split("### BEGIN SOLUTION")[0]
+    assert "sum(n_words)" not in before and "log" not in before.split("def word_perplexity")[1]
 
 
 def test_question_1_5(capsys):
@@ -162,27 +253,64 @@ def test_checkers_compute_their_expectations():
         assert "students enjoy" not in cell.source.lower()
 
 
-def test_question_1_7(capsys):
+def _solution_1_7():
     import itertools
-    import numpy as np
-    import pandas as pd
 
-    ns = solution("metric = [0.2, 0.5, 0.4, 0.3]", "concordant_1_7 =", math=math, np=np, pd=pd, ch01=ch01,
-                  combinations=itertools.combinations)
-    right = (ns["concordant_1_7"], ns["discordant_1_7"], ns["tau_b_1_7"])
-    assert passes(ch01.check_1_7, *right, capsys=capsys)
-    c, d, tx, ty, txy = ch01._pair_counts(ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN)
-    assert tx + txy > 0 and ty + txy > 0 and d > 0  # ties on both sides, and some disagreement
-    tau_a = (c - d) / 15
-    ties_as_concordant = c + tx + ty + txy
-    for bad in [(c, d, tau_a),                       # tau-a: ties left in the denominator
-                (ties_as_concordant, d, right[2]),   # tied pairs counted as concordant
-                (d, c, -right[2]),                   # concordant and discordant swapped
-                (c, d, None), (None, d, right[2])]:
-        assert not passes(ch01.check_1_7, *bad, capsys=capsys), bad
-    ch01.check_1_7(d, c, right[2])  # concordant and discordant swapped: the hint says so, not "ties"
+    from scipy.stats import kendalltau
+
+    ns = solution("ratings_1_7 =", ch01=ch01, combinations=itertools.combinations, kendalltau=kendalltau)
+    return ns["ratings_1_7"], ns["gap_1_7"], ns["kind_1_7"]
+
+
+def test_question_1_7_solution_passes(capsys):
+    ratings, gap, kind = _solution_1_7()
+    assert passes(ch01.check_1_7, ratings, gap, kind, capsys=capsys)
+    assert passes(ch01.check_1_7, ratings, gap, " Tied_in_Both ", capsys=capsys)  # spelling does not matter
+    assert ch01._tied_pairs(ch01.SYSTEMS_METRIC) == [(1, 3)]  # one tie in the published metric scores
+
+
+@pytest.mark.parametrize("answer, named", [
+    (([5, 4, 3, 2, 1, 6], None, None), "the colleague's tau-b is right"),       # no ties at all
+    (([3, 2, 4, 1, 5, 1], None, None), "the colleague's tau-b is right"),       # ties in x only / y only
+    (([1, 3, 5, 3, 2, 4], None, None), "Now set gap_1_7"),                        # exposes it: on to the gap
+    (([1, 1, 1, 1, 2, 2], None, None), "C = D"),                                  # tied on both sides, C = D
+    (([3] * 6, None, None), "all equal"),
+    ((["5", 3, 5, 3, 5, 1], None, None), "not a number"),
+    (([5, 3, 5, 3, 5], None, None), "one per system"),
+    ((None, None, None), "set ratings_1_7"),
+    (([5, 3, 5, 3, 5, float("nan")], None, None), "NaN"),
+    (([5, 3, 5, 3, 5, None], None, None), "must hold numbers"),
+], ids=lambda x: str(x)[:40])
+def test_question_1_7_hints_name_the_mistake(answer, named, capsys):
+    assert ch01.check_1_7(*answer) is False
     out = capsys.readouterr().out
-    assert "you swapped them" in out and "is neither concordant" not in out
+    assert named in out and "Code:" not in out, out
+
+
+def test_question_1_7_gap_and_kind(capsys):
+    ratings, gap, kind = _solution_1_7()
+    assert gap < 0  # the colleague's denominators are too large: its tau-b is smaller in size
+    for bad, named in [((ratings, -gap, kind), "wrong sign"), ((ratings, gap + 0.01, kind), "is not the colleague's"),
+                       ((ratings, str(gap), kind), "not a number"), ((ratings, gap, None), "Now set kind_1_7"),
+                       ((ratings, gap, "tied in x"), "pairs 'tied in x' are counted as the definition"),
+                       ((ratings, gap, "discordant"), "pairs 'discordant' are counted"),
+                       ((ratings, gap, "ties"), "answer kind_1_7 with one of")]:
+        assert ch01.check_1_7(*bad) is False, bad
+        out = capsys.readouterr().out
+        assert named in out, (bad, out)
+
+
+def test_the_colleague_tau_b_has_exactly_the_planted_bug():
+    """colleague_tau_b equals scipy without pairs tied on both sides, and differs with one (C != D)."""
+    import numpy as np
+    from scipy.stats import kendalltau
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        x, y = rng.permutation(8).tolist(), rng.integers(1, 6, 8).tolist()  # ties in y only
+        assert abs(ch01.colleague_tau_b(x, y) - kendalltau(x, y).statistic) < 1e-12
+    x, y = [1, 1, 2], [1, 1, 2]
+    assert abs(ch01.colleague_tau_b(x, y) - kendalltau(x, y).statistic) > 0.3
 
 
 def test_the_chapter_kendall_tau_b_equals_scipy():
@@ -217,13 +345,15 @@ def _code_hint(check, capsys):
 @pytest.mark.parametrize("check, signature", [
     (ch01.check_1_1, "clipped_precision(cand_tokens, refs_tokens, n)"),
     (ch01.check_1_2, "multi_ref_bp(c, ref_lengths)"),
-    (ch01.check_1_3, "rouge_l_from_lcs(lcs, cand_len, ref_len)"),
-    (ch01.check_1_4, "corpus_perplexity(texts)"),
+    (ch01.check_1_3, "lcs_words(cand_tokens, ref_tokens)"),
+    (ch01.check_1_4, "word_perplexity(texts, n_words)"),
 ], ids=["1.1", "1.2", "1.3", "1.4"])
 def test_pasted_code_hints_run_and_pass(check, signature, capsys):
     """A student who pastes the code-level hint as the function's body passes (the hint uses the
     exercise's own parameter names: 1.4's once used `probs`)."""
     code = _code_hint(check, capsys)
-    namespace = {"math": math, "Counter": Counter}
+    from course_lib.lexical.rouge import lcs_length
+
+    namespace = {"math": math, "Counter": Counter, "lcs_length": lcs_length}
     exec(f"def {signature}:\n    {code}\n", namespace)
     assert passes(check, namespace[signature.split("(")[0]], capsys)

@@ -54,30 +54,47 @@ def test_3_1_split_words_name_each_mistake(split, named, capsys):
     assert named in capsys.readouterr().out
 
 
-# ---- 3.2: the batched cosine matrix ---------------------------------------------------------
+# ---- 3.2: cosines from dot products ------------------------------------------------------------
 
-def no_normalisation(cand, ref):
-    return cand @ ref.transpose(1, 2)
-
-
-def normalised_over_tokens(cand, ref):  # normalises over the sequence axis instead of the vector
-    return (cand / cand.norm(dim=1, keepdim=True)) @ (ref / ref.norm(dim=1, keepdim=True)).transpose(1, 2)
+def _right_32(dots, cn, rn):
+    return dots / (cn[:, :, None] * rn[:, None, :])
 
 
-def reference_by_candidate(cand, ref):  # [batch, ref_len, cand_len]: rows and columns swapped
-    c = cand / cand.norm(dim=-1, keepdim=True)
-    r = ref / ref.norm(dim=-1, keepdim=True)
-    return r @ c.transpose(1, 2)
+SLIPS_3_2 = {
+    "candidate lengths only": (lambda d, cn, rn: d / cn[:, :, None], "candidate tokens' lengths only"),
+    "reference lengths only": (lambda d, cn, rn: d / rn[:, None, :], "reference tokens' lengths only"),
+    "norms on the wrong axes": (lambda d, cn, rn: d / (cn[:, None, :] * rn[:, :, None]), "on the wrong axes"),
+    "transposed": (lambda d, cn, rn: _right_32(d, cn, rn).transpose(1, 2), "[batch, ref_len, cand_len]"),
+    "squared lengths": (lambda d, cn, rn: d / (cn[:, :, None] * rn[:, None, :]) ** 2, "squared lengths"),
+    "square root": (lambda d, cn, rn: d / (cn[:, :, None] * rn[:, None, :]).sqrt(), "square root"),
+    "multiplied": (lambda d, cn, rn: d * cn[:, :, None] * rn[:, None, :], "you multiplied"),
+    "numpy": (lambda d, cn, rn: _right_32(d, cn, rn).numpy(), "return a torch tensor"),
+    "NaN": (lambda d, cn, rn: d * float("nan"), "NaN cells"),
+    "stub": (stub, "replace `raise NotImplementedError()`"),
+}
 
 
 def test_3_2_solution_passes(capsys):
-    fn = solution_cell("def batched_cosine_matrix")["batched_cosine_matrix"]
-    assert passes(ch03.check_3_2, fn, capsys)
+    fn = solution_cell("def cosines_from_dots")["cosines_from_dots"]
+    answer = solution_cell("row_norms_3_2 = None")["row_norms_3_2"]
+    assert passes(ch03.check_3_2, fn, answer, capsys=capsys)
+    assert passes(ch03.check_3_2, fn, " Ref ", capsys=capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, no_normalisation, normalised_over_tokens, reference_by_candidate])
-def test_3_2_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch03.check_3_2, wrong, capsys)
+@pytest.mark.parametrize("name", sorted(SLIPS_3_2))
+def test_3_2_hints_name_the_mistake(name, capsys):
+    wrong, named = SLIPS_3_2[name]
+    assert ch03.check_3_2(wrong, "reference") is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+@pytest.mark.parametrize("answer, named", [(None, "Now set row_norms_3_2"), ("candidate", "its whole row by one number"),
+                                           ("both", "one of the two cannot matter"), ("neither", "section 2 printed"),
+                                           ("rows", "answer row_norms_3_2 with")])
+def test_3_2_row_norms_hints(answer, named, capsys):
+    assert ch03.check_3_2(_right_32, answer) is False
+    assert named in capsys.readouterr().out
 
 
 # ---- 3.3: mask a left-padded batch ----------------------------------------------------------
@@ -119,8 +136,9 @@ def off_by_one(cand, ref, cand_lengths, ref_lengths):  # one padding position to
 
 
 def test_3_3_solution_passes(capsys):
-    ns = solution_cell("def batched_cosine_matrix")
-    fn = solution_cell("def masked_matrix", batched_cosine_matrix=ns["batched_cosine_matrix"])["masked_matrix"]
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    fn = solution_cell("def masked_matrix", cosine_matrix=cosine_matrix)["masked_matrix"]
     assert passes(ch03.check_3_3, fn, capsys)
 
 
@@ -141,26 +159,62 @@ def test_3_3_names_nan_from_zero_times_minus_inf(capsys):
     assert "NaN" in out and "0 * (-inf)" in out and "differ by up to nan" not in out
 
 
-# ---- 3.4: the naive score depends on its neighbours -----------------------------------------
+# ---- 3.4: choose the neighbours --------------------------------------------------------------
+
+def _doubled():
+    c, r = ch03.TARGET_3_4
+    return c, r, f"{c} {c}", f"{r} {r}"
+
 
 def test_3_4_solution_passes(capsys):
     tokenizer, _ = load()
-    ns = solution_cell("answer_3_4", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03, tokens=tokens,
+    ns = solution_cell("up_3_4 = None", naive=naive, DEFAULT_LAYER=DEFAULT_LAYER, ch03=ch03, tokens=tokens,
                        tokenizer=tokenizer)
-    assert passes(ch03.check_3_4, ns["answer_3_4"], ns["padding_3_4"], capsys=capsys)
+    assert passes(ch03.check_3_4, ns["up_3_4"], ns["down_3_4"], ns["drops_3_4"], capsys=capsys)
+    c, r, cc, rr = _doubled()
+    assert passes(ch03.check_3_4, [cc, rr], [c, rr], " Recall ", capsys=capsys)  # the reference side works too
 
 
-def test_3_4_wrong_answers_fail(capsys):
-    changes, pads = list(ch03._naive_changes()), ch03._neighbour_padding()
-    assert changes[0] > 0.01 and changes[1] < -0.01 and changes[2] < -0.01  # one up, two down: worth asking
-    tokenizer, _ = load()
-    common = max(len(tokens(tokenizer, t)) for p in ch03.NEIGHBOURS for t in p)
-    one_length = [(common - len(tokens(tokenizer, c)), common - len(tokens(tokenizer, r))) for c, r in ch03.NEIGHBOURS]
-    for wrong_changes in (None, "up", [-x for x in changes], [round(x, 2) for x in changes], changes[:2],
-                          [0.0, 0.0, 0.0]):
-        assert not passes(ch03.check_3_4, wrong_changes, pads, capsys=capsys)
-    for wrong_pads in (None, [(b, a) for a, b in pads], one_length, [(0, 0)] * 3):
-        assert not passes(ch03.check_3_4, changes, wrong_pads, capsys=capsys)
+def test_3_4_the_target_is_never_scored_above_the_exercise():
+    import nbformat
+
+    for cell in nbformat.read(NOTEBOOK, as_version=4).cells:
+        if "### Exercise 3.4" in cell.source:
+            break
+        assert "museum" not in cell.source and "TARGET_3_4" not in cell.source
+
+
+def _answers():
+    c, r, cc, rr = _doubled()
+    return {
+        "up one side": ((cc, r), (cc, r), "precision"),                     # [PAD] rows, no [PAD] column
+        "up no padding": ((c, r), (cc, r), "precision"),                    # the companion is no longer
+        "up too little": ((c + " x", r + " y"), (cc, r), "precision"),      # one [PAD] row and column
+        "up a string": (cc, (cc, r), "precision"),
+        "up token lists": ((cc.split(), rr.split()), (cc, r), "precision"),
+        "down both sides": ((cc, rr), (cc, rr), "precision"),
+        "down no padding": ((cc, rr), ("Hi.", "Hi."), "precision"),
+        "down missing": ((cc, rr), None, None),
+        "drops missing": ((cc, rr), (cc, r), None),
+        "drops the other": ((cc, rr), (cc, r), "recall"),                  # padding rows join precision's mean
+        "drops swapped order": ((cc, rr), (c, rr), "precision"),           # a longer reference pads columns: R
+        "drops not a mean": ((cc, rr), (cc, r), "f1"),
+    }
+
+
+HINTS_3_4 = {"up one side": "longer than the pair on both sides", "up no padding": "longer than the pair on both sides",
+             "up too little": "much longer on both sides", "up a string": "must be a (candidate, reference) pair",
+             "up token lists": "as strings", "down both sides": "Pad one side only", "down no padding": "no padding",
+             "down missing": "set down_3_4", "drops missing": "Now set drops_3_4",
+             "drops the other": "which mean do those padding positions join",
+             "drops swapped order": "0 padding rows (candidate side) and", "drops not a mean": "with \"precision\" or"}
+
+
+@pytest.mark.parametrize("name", sorted(HINTS_3_4))
+def test_3_4_hints_name_the_mistake(name, capsys):
+    assert ch03.check_3_4(*_answers()[name]) is False
+    out = capsys.readouterr().out
+    assert HINTS_3_4[name] in out and "Code:" not in out, out
 
 
 # ---- the code hints run as pasted --------------------------------------------------------------
@@ -175,10 +229,15 @@ def test_code_hints_run_when_pasted(capsys):
     names = dict(torch=torch, tokens=tokens, tokenizer=tokenizer, ch03=ch03, naive=naive, DEFAULT_LAYER=DEFAULT_LAYER)
     exec(_code_hint(ch03.check_3_1, None, capsys=capsys), names)
     assert passes(ch03.check_3_1, names["answer_3_1"], names["split_3_1"], capsys)
-    exec("def batched_cosine_matrix(cand, ref):\n    " + _code_hint(ch03.check_3_2, stub, capsys=capsys), names)
-    assert passes(ch03.check_3_2, names["batched_cosine_matrix"], capsys)
+    hint_3_2 = _code_hint(ch03.check_3_2, stub, capsys=capsys)
+    exec("def cosines_from_dots(dots, cand_norms, ref_norms):\n    " + hint_3_2.split("; ")[0], names)
+    exec(hint_3_2.split("; ")[1], names)
+    assert passes(ch03.check_3_2, names["cosines_from_dots"], names["row_norms_3_2"], capsys=capsys)
+    from course_lib.bertscore.similarity import cosine_matrix
+
+    names["cosine_matrix"] = cosine_matrix
     exec("def masked_matrix(cand, ref, cand_lengths, ref_lengths):\n    "
          + _code_hint(ch03.check_3_3, stub, capsys=capsys), names)
     assert passes(ch03.check_3_3, names["masked_matrix"], capsys)
-    exec(_code_hint(ch03.check_3_4, None, capsys=capsys), names)
-    assert passes(ch03.check_3_4, names["answer_3_4"], names["padding_3_4"], capsys=capsys)
+    exec(_code_hint(ch03.check_3_4, None, capsys=capsys).split("  #")[0], names)
+    assert passes(ch03.check_3_4, names["up_3_4"], names["down_3_4"], names["drops_3_4"], capsys=capsys)

@@ -27,8 +27,9 @@ def _multi_ref_bp_by_library(c, ref_lengths):
     return bleu.brevity_penalty(c, bleu.closest_reference_length(c, ref_lengths))
 
 
-def _corpus_perplexity_by_library(texts):
-    return perplexity([p for text in texts for p in text])
+def _word_perplexity_by_library(texts, n_words):
+    flat = [p for text in texts for p in text]
+    return perplexity(flat) ** (len(flat) / sum(n_words))
 
 
 def _cosines_by_library(a, b):
@@ -76,20 +77,18 @@ def _notebook_function(source: str, name: str):
 
 
 PERPLEXITY_IN_NOTEBOOK = ("from course_lib.lexical.perplexity import perplexity\n\n"
-                          "def corpus_perplexity(texts):\n    return perplexity([p for t in texts for p in t])\n")
-COSINE_MATRIX_IN_NOTEBOOK = ("from course_lib.bertscore.similarity import cosine_matrix as cm\n\n"
-                             "def batched_cosine_matrix(cand, ref):\n    return cm(cand, ref)\n")
+                          "def word_perplexity(texts, n_words):\n    flat = [p for t in texts for p in t]\n"
+                          "    return perplexity(flat) ** (len(flat) / sum(n_words))\n")
 
 BYPASSES = [
     ("1.1", ch01, ch01.check_1_1, _clipped_by_library),
     ("1.2", ch01, ch01.check_1_2, _multi_ref_bp_by_library),
-    ("1.4", ch01, ch01.check_1_4, _corpus_perplexity_by_library),
-    ("1.4", ch01, ch01.check_1_4, _notebook_function(PERPLEXITY_IN_NOTEBOOK, "corpus_perplexity")),
+    ("1.4", ch01, ch01.check_1_4, _word_perplexity_by_library),
+    ("1.4", ch01, ch01.check_1_4, _notebook_function(PERPLEXITY_IN_NOTEBOOK, "word_perplexity")),
     ("2.1", ch02, ch02.check_2_1, _cosines_by_library),
     # 2.2 (masked max pooling) and 2.3 (a word of several WordPiece tokens) forbid nothing: no course_lib
     # function solves them (mean_pool and word_cosine_by_layer fail their checks as wrong answers)
-    ("3.2", ch03, ch03.check_3_2, similarity.cosine_matrix),
-    ("3.2", ch03, ch03.check_3_2, _notebook_function(COSINE_MATRIX_IN_NOTEBOOK, "batched_cosine_matrix")),
+    # 3.2 (cosines from dot products and lengths) forbids nothing: no course_lib function takes dot products
     ("3.3", ch03, ch03.check_3_3, _left_masked_by_library),
     ("4.1", ch04, ch04.check_4_1, _greedy_by_library),
     ("4.2", ch04, ch04.check_4_2, _weighted_by_library),
@@ -116,10 +115,11 @@ def test_calling_course_lib_instead_fails_with_a_hint(exercise, module, check, b
 
 
 def test_the_guard_is_lifted_after_the_check():
-    assert ch03.check_3_2(similarity.cosine_matrix) is False
+    assert ch03.check_3_3(_left_masked_by_library) is False
     cand, ref = torch.randn(1, 3, 4), torch.randn(1, 2, 4)
-    assert similarity.cosine_matrix(cand, ref).shape == (1, 3, 2)  # course_lib works again
-    assert ch03.cosine_matrix is similarity.cosine_matrix
+    mask_c, mask_r = torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 2, dtype=torch.bool)
+    assert similarity.masked_cosine_matrix(cand, ref, mask_c, mask_r).shape == (1, 3, 2)  # course_lib works again
+    assert ch03.masked_cosine_matrix is similarity.masked_cosine_matrix
 
 
 def test_course_lib_score_on_pairs_stays_allowed(capsys):

@@ -161,17 +161,22 @@ def test_the_full_expression_is_a_second_tier_hint(module, check, wrong, code, c
 ROOT = exercises.NOTEBOOKS.parent
 
 
-def _rouge_l_arithmetic_f(lcs, cand_len, ref_len):  # the planted mistake the runs below repeat
-    p, r = lcs / cand_len, lcs / ref_len
-    return p, r, (p + r) / 2
+def _lcs_in_candidate_order(cand_tokens, ref_tokens):  # the planted mistake the runs below repeat
+    return [w for w in cand_tokens if w in ref_tokens]
 
 
 FAIL_1_3 = ("from course_lib.course.checks import ch01\n"
-            "def rouge_l_from_lcs(lcs, cand_len, ref_len):\n"
-            "    p, r = lcs / cand_len, lcs / ref_len\n"
-            "    return p, r, (p + r) / 2\n"
-            "ch01.check_1_3(rouge_l_from_lcs)\n")
-CODE_1_3 = "2 * p * r / (p + r)"
+            "def lcs_words(cand_tokens, ref_tokens):\n"
+            "    return [w for w in cand_tokens if w in ref_tokens]\n"
+            "ch01.check_1_3(lcs_words)\n")
+CODE_1_3 = "return back(len(cand_tokens), len(ref_tokens))"
+RIGHT_1_3 = ("from course_lib.lexical.rouge import lcs_length\n"
+             "    L = [[lcs_length(cand_tokens[:i], ref_tokens[:j]) for j in range(len(ref_tokens) + 1)] "
+             "for i in range(len(cand_tokens) + 1)]\n"
+             "    back = lambda i, j: [] if i == 0 or j == 0 else (back(i - 1, j - 1) + [cand_tokens[i - 1]] "
+             "if cand_tokens[i - 1] == ref_tokens[j - 1] else back(i - 1, j) if L[i - 1][j] >= L[i][j - 1] "
+             "else back(i, j - 1))\n"
+             "    return back(len(cand_tokens), len(ref_tokens))")
 
 
 def _env(cache, **extra):
@@ -203,7 +208,7 @@ def test_failed_attempts_are_remembered_across_processes(tmp_path):
     assert CODE_1_3 in outs[-1], outs[-1]
     assert (cache / "attempts.json").is_file() and '"1.3": 3' in (cache / "attempts.json").read_text()
     # a pass forgets the failures: the next failure gives the concept hint again
-    fixed = FAIL_1_3.replace("(p + r) / 2", "2 * p * r / (p + r) if p + r else 0.0")
+    fixed = FAIL_1_3.replace("return [w for w in cand_tokens if w in ref_tokens]", RIGHT_1_3)
     assert _fresh_process(fixed, env).startswith("✅ Exercise 1.3")
     assert CODE_1_3 not in _fresh_process(FAIL_1_3, env)
 
@@ -232,7 +237,7 @@ def test_a_garbled_attempts_file_is_started_afresh(tmp_path, monkeypatch, capsys
 
     monkeypatch.setenv("COURSE_CACHE", str(tmp_path))
     attempts_file().write_text("{not json")
-    assert ch01.check_1_3(_rouge_l_arithmetic_f) is False
+    assert ch01.check_1_3(_lcs_in_candidate_order) is False
     assert "your code raised" not in capsys.readouterr().out
     assert failed_attempts("1.3") == 1
 
@@ -247,7 +252,7 @@ def _git_status():
 def _student_copy(tmp_path):
     """A student's notebook 01 with a wrong 1.3 answer (outside the course folder)."""
     nb = nbformat.read(exercises.STUDENT / "01_lexical_metrics.ipynb", as_version=4)
-    cell = next(c for c in nb.cells if c.cell_type == "code" and "def rouge_l_from_lcs" in c.source)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "def lcs_words" in c.source)
     cell.source = FAIL_1_3.split("\n", 1)[1].rsplit("ch01.check", 1)[0]
     path = tmp_path / "01_lexical_metrics.ipynb"
     nbformat.write(nb, path)

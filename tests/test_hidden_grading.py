@@ -50,19 +50,14 @@ def answer_1_5():
 
 
 def answer_1_7():
+    from scipy.stats import kendalltau
+
     from course_lib.course.checks import ch01
 
-    x, y = ch01.SYSTEMS_METRIC, ch01.SYSTEMS_HUMAN
-    c = d = nx = ny = 0
-    for i, j in combinations(range(len(x)), 2):
-        dx, dy = x[i] - x[j], y[i] - y[j]
-        nx += dx == 0
-        ny += dy == 0
-        if dx and dy:
-            c += (dx > 0) == (dy > 0)
-            d += (dx > 0) != (dy > 0)
-    n = len(x) * (len(x) - 1) // 2
-    return [c, d, (c - d) / math.sqrt((n - nx) * (n - ny))]
+    x = ch01.SYSTEMS_METRIC
+    i, j = next((i, j) for i, j in combinations(range(len(x)), 2) if x[i] == x[j])
+    ratings = [3 if k in (i, j) else 5 if x[k] > x[i] else 1 for k in range(len(x))]
+    return [ratings, float(ch01.colleague_tau_b(x, ratings) - kendalltau(x, ratings).statistic), "tied in both"]
 
 
 def answer_2_4():
@@ -95,12 +90,11 @@ def answer_3_4():
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching import naive
 
-    tokenizer, _ = load()
-    cs, rs = [p[0] for p in ch03.NEIGHBOURS], [p[1] for p in ch03.NEIGHBOURS]
-    batch = naive.naive_pair_scores(cs, rs, layer=DEFAULT_LAYER)[2]
-    alone = torch.cat([naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2] for c, r in ch03.NEIGHBOURS])
-    n_c, n_r = [len(tokens(tokenizer, s)) for s in cs], [len(tokens(tokenizer, s)) for s in rs]
-    return [(batch - alone).tolist(), [[max(n_c) - a, max(n_r) - b] for a, b in zip(n_c, n_r)]]
+    c, r = ch03.TARGET_3_4
+    up, down = [f"{c} {c}", f"{r} {r}"], [f"{c} {c}", r]
+    P0, R0, _ = naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)
+    P1, R1, _ = naive.naive_pair_scores([c, down[0]], [r, down[1]], layer=DEFAULT_LAYER)
+    return [up, down, "precision" if (P1[0] - P0[0]).item() < (R1[0] - R0[0]).item() else "recall"]
 
 
 def answer_6_3():

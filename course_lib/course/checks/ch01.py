@@ -2,25 +2,15 @@
 perplexity (which equal sacrebleu and rouge-score), computed on several cases each time."""
 from __future__ import annotations
 
-import random
+import math
 
 from course_lib.lexical.bleu import brevity_penalty, closest_reference_length, modified_precision
-from course_lib.lexical.perplexity import perplexity
 from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
-from course_lib.lexical.rouge import lcs_length, rouge_l, rouge_n, tokenize
+from course_lib.lexical.rouge import lcs_length, rouge_n, tokenize
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-
-# (candidate, reference) pairs, tokenized by whitespace in 1.1 and by ROUGE's tokenizer in 1.3
-PAIRS = [
-    ("the the the the the the the", "the cat is on the mat"),
-    ("the the the cat on the mat", "the cat is sitting on the mat near the door"),
-    ("the cat sat on the mat", "the cat is on the mat"),
-    ("a b a b a b c", "a a b c c"),
-    ("consumers prefer imported cars", "people like foreign cars"),
-    ("the mat sat on the cat", "the cat sat on the mat"),
-]
-
+from .ch01_cases import (LCS_CASES, WORD_PERPLEXITY_HINTS, _corpus_cases, _is_run, _is_subsequence, _pair_counts,
+                         _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips, colleague_tau_b)
 
 # (candidate, [references]) for 1.1: none of them is printed in the chapter
 MULTI_REF = [
@@ -83,54 +73,63 @@ def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
                     "return 1.0 if c >= r else math.exp(1 - r / c)", level=hint)
 
 
-# for 1.3, besides PAIRS: a short candidate, and pairs without a common word (LCS = 0: F1 = 0, no division)
-LCS_CASES = [("the cat", "the cat sat on the mat"), ("cats purr", "dogs bark loudly"), ("Yes!", "no")]
+def check_1_3(lcs_words, hint: int = 1) -> bool:
+    """lcs_words(cand_tokens, ref_tokens) -> one longest common subsequence, a list of tokens."""
+    def test():
+        for cand, ref in LCS_CASES:
+            with _without_rouge_score_readout():
+                got = lcs_words(list(cand), list(ref))
+            case = f"for {cand} and {ref}"
+            assert not isinstance(got, str), f"{case} you return text ({got!r}): return the list of tokens"
+            assert isinstance(got, (list, tuple)), (f"{case} you return {type(got).__name__} {got!r}: return the "
+                                                    "tokens themselves, a list (the length is lcs_length's job)")
+            got, n = list(got), lcs_length(cand, ref)
+            if len(got) == n > 1 and _is_subsequence(got[::-1], cand) and _is_subsequence(got[::-1], ref) \
+                    and not _is_subsequence(got, cand):
+                raise AssertionError(f"{case} you return {got}: the right tokens, last first. A walk back from the "
+                                     "table's last cell collects them in reverse: turn the list round")
+            assert _is_subsequence(got, cand), (f"{case} you return {got}, which is not a subsequence of the "
+                                                "candidate: its tokens in the candidate's order, each used once")
+            assert _is_subsequence(got, ref), (f"{case} you return {got}, which is not in the reference's order: a "
+                                               "common subsequence keeps the order of both texts")
+            if 1 < len(got) < n and _is_run(got, cand) and _is_run(got, ref):
+                raise AssertionError(f"{case} you return {got}, neighbouring tokens in both (a common substring); "
+                                     f"a subsequence may skip tokens, and the longest here has {n}")
+            assert len(got) == n, (f"{case} you return {got}, a common subsequence of {len(got)} tokens, but the "
+                                   f"longest has {n}: taking the first match you meet can block a longer chain")
+    return run("1.3", test, "the table that lcs_length fills holds, in L[i][j], the LCS length of the first i "
+                            "candidate and the first j reference tokens: it knows which choice keeps the longest "
+                            "chain. Read the tokens back out of it, from its last cell.",
+               code="L = [[lcs_length(cand_tokens[:i], ref_tokens[:j]) for j in range(len(ref_tokens) + 1)] for i "
+                    "in range(len(cand_tokens) + 1)]; back = lambda i, j: [] if i == 0 or j == 0 else (back(i - 1, "
+                    "j - 1) + [cand_tokens[i - 1]] if cand_tokens[i - 1] == ref_tokens[j - 1] else back(i - 1, j) "
+                    "if L[i - 1][j] >= L[i][j - 1] else back(i, j - 1)); return back(len(cand_tokens), "
+                    "len(ref_tokens))", level=hint)
 
 
-def check_1_3(rouge_l_from_lcs, hint: int = 1) -> bool:
-    """rouge_l_from_lcs(lcs, cand_len, ref_len) -> (precision, recall, f1)."""
-    rouge_l_from_lcs = forbid(rouge_l_from_lcs, "course_lib.lexical.rouge.rouge_l")
+def check_1_4(word_perplexity, hint: int = 1) -> bool:
+    """word_perplexity(texts, n_words) -> the perplexity per word of a corpus: `texts` a list of texts,
+    each the list of the probabilities a model gave its tokens; n_words[k] the number of words of text k."""
+    word_perplexity = forbid(word_perplexity, "course_lib.lexical.perplexity")
 
     def test():
-        for cand, ref in PAIRS + LCS_CASES:
-            c, r = tokenize(cand), tokenize(ref)
-            got = tuple(float(x) for x in rouge_l_from_lcs(lcs_length(c, r), len(c), len(r)))
-            want = tuple(rouge_l(cand, ref))
-            assert len(got) == 3, "return three numbers: (precision, recall, f1)"
-            names = ("precision", "recall", "f1")
-            for name, g, w in zip(names, got, want):
-                assert close(g, w), (f"{name} for LCS={lcs_length(c, r)}, {len(c)} candidate and {len(r)} "
-                                     f"reference tokens is {g:.4f}, expected {w:.4f}")
-    return run("1.3", test, "precision divides the LCS length by the candidate's length, recall by the "
-                            "reference's; F1 is their harmonic mean.",
-               code="p, r = lcs / cand_len, lcs / ref_len; return p, r, (2 * p * r / (p + r) if p + r else 0.0)",
-               level=hint)
-
-
-def _corpus_cases():
-    rng = random.Random(1)
-    texts = [[0.99, 0.85, 0.89, 0.99, 0.99, 0.99, 0.99, 0.99], [0.99, 0.65, 0.13, 0.05, 0.21, 0.99, 0.99, 0.99]]
-    return [texts, [[0.5], [0.25] * 9], [[0.9] * 3, [0.1] * 2, [0.6] * 10],
-            [[round(rng.uniform(0.01, 1.0), 3) for _ in range(k)] for k in (3, 17, 6)], [[1.0, 1.0], [0.2]]]
-
-
-def check_1_4(corpus_perplexity, hint: int = 1) -> bool:
-    """corpus_perplexity(texts) -> the perplexity of a corpus, given as a list of texts, each a list
-    of token probabilities: the whole corpus as one sequence of tokens."""
-    corpus_perplexity = forbid(corpus_perplexity, "course_lib.lexical.perplexity")
-
-    def test():
-        for texts in _corpus_cases():
-            want = perplexity([p for text in texts for p in text])
-            got = corpus_perplexity([list(t) for t in texts])
-            lengths = [len(t) for t in texts]
-            assert close(got, want, 1e-9), (f"for {len(texts)} texts of {lengths} tokens you return "
-                                            f"{float(got):.4f}, expected {want:.4f}")
-    return run("1.4", test, "a corpus is one long sequence of tokens: every token counts once, so a long text "
-                            "weighs more than a short one. Averaging the texts' perplexities gives every text "
-                            "the same weight instead.",
+        for texts, n_words in _corpus_cases():
+            logs = [math.log(p) for text in texts for p in text]
+            want = math.exp(-sum(logs) / sum(n_words))
+            got = word_perplexity([list(t) for t in texts], list(n_words))
+            case = f"for {len(texts)} texts of {[len(t) for t in texts]} tokens and {list(n_words)} words"
+            assert not isinstance(got, str), f"{case} you return text ({got!r}): return a number"
+            assert not (isinstance(got, float) and math.isnan(got)), f"{case} you return NaN"
+            if close(got, want, 1e-9):
+                continue
+            for slip, value in _word_perplexity_slips(texts, n_words).items():
+                if close(got, value, 1e-9):
+                    raise AssertionError(f"{case}: {WORD_PERPLEXITY_HINTS[slip]}")
+            raise AssertionError(f"{case} you return {float(got):.4f}, expected {want:.4f}")
+    return run("1.4", test, "perplexity is exp(minus the mean log-probability), and the mean is a total divided "
+                            "by a count. Per word, the count is the words, which every tokenizer shares.",
                code="logs = [math.log(p) for text in texts for p in text]; "
-                    "return math.exp(-sum(logs) / len(logs))", level=hint)
+                    "return math.exp(-sum(logs) / sum(n_words))", level=hint)
 
 
 # 1.5: a pair the chapter never prints
@@ -181,51 +180,64 @@ def check_1_5(rouge_pick, bleu_pick=None, word=None, hint: int = 1) -> bool:
                level=hint)
 
 
-# 1.7: Kendall's tau on six systems the chapter never prints (metric score, human rating; ties in both)
+# 1.7: six systems' metric scores the chapter never prints (one tie); the student picks the ratings
 SYSTEMS_METRIC = [0.42, 0.35, 0.51, 0.35, 0.60, 0.28]
-SYSTEMS_HUMAN = [3, 4, 2, 3, 5, 2]
+KINDS = ("concordant", "discordant", "tied in x", "tied in y", "tied in both")
 
 
-def _pair_counts(x, y) -> tuple[int, int, int, int, int]:
-    """Over all pairs i < j: (concordant, discordant, tied in x only, tied in y only, tied in both)."""
-    c = d = tx = ty = txy = 0
-    for i in range(len(x)):
-        for j in range(i + 1, len(x)):
-            dx, dy = x[i] - x[j], y[i] - y[j]
-            if dx == 0 and dy == 0:
-                txy += 1
-            elif dx == 0:
-                tx += 1
-            elif dy == 0:
-                ty += 1
-            elif (dx > 0) == (dy > 0):
-                c += 1
-            else:
-                d += 1
-    return c, d, tx, ty, txy
+def _ratings(ratings) -> list[float]:
+    assert ratings is not None, f"set ratings_1_7 to a list of {len(SYSTEMS_METRIC)} ratings, one per system"
+    assert isinstance(ratings, (list, tuple)) and len(ratings) == len(SYSTEMS_METRIC), \
+        f"ratings_1_7 must be a list of {len(SYSTEMS_METRIC)} numbers, one per system, in the systems' order"
+    texts = [r for r in ratings if isinstance(r, str)]
+    assert not texts, f"you gave text ({texts[0]!r}), not a number: give ratings such as 3, not '3'"
+    try:
+        values = [float(r) for r in ratings]
+    except (TypeError, ValueError):
+        raise AssertionError(f"ratings_1_7 must hold numbers, not {[type(r).__name__ for r in ratings]}") from None
+    assert not any(math.isnan(v) for v in values), "a rating is NaN: people gave every system a number"
+    return values
 
 
-def check_1_7(concordant, discordant=None, tau_b=None, hint: int = 1) -> bool:
-    """concordant, discordant: pair counts for SYSTEMS_METRIC vs SYSTEMS_HUMAN; tau_b: Kendall's tau-b."""
+def check_1_7(ratings, gap=None, kind=None, hint: int = 1) -> bool:
+    """ratings_1_7: people's ratings of the systems of SYSTEMS_METRIC on which colleague_tau_b is wrong;
+    gap_1_7: colleague_tau_b minus the right tau-b on them; kind_1_7: the kind of pair (one of KINDS) that
+    colleague_tau_b counts wrong."""
     from scipy.stats import kendalltau
 
     def test():
-        c, d, tx, ty, _ = _pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)
-        for name, value in (("concordant_1_7", concordant), ("discordant_1_7", discordant), ("tau_b_1_7", tau_b)):
-            assert value is not None, f"set {name}"
-        if close(concordant, d, 0) and close(discordant, c, 0) and c != d:
-            raise AssertionError("you swapped them: concordant pairs are those metric and people order the "
-                                 "same way (both up or both down), discordant the opposite")
-        assert close(concordant, c, 0) and close(discordant, d, 0), \
-            "not the right pair counts: a pair tied on either side is neither concordant nor discordant"
-        want = float(kendalltau(SYSTEMS_METRIC, SYSTEMS_HUMAN).statistic)
-        assert close(tau_b, want, 1e-3), (f"tau_b = {float(tau_b):.4f} is not tau-b: the pair counts are right, "
-                                          "so look at the denominator (pairs tied in x, pairs tied in y)")
-    return run("1.7", test, "list the 15 pairs of systems; a pair is concordant when metric and people order it the "
-                            "same way, discordant when opposite, and neither when either side ties. tau-b divides "
-                            "C - D by sqrt(pairs not tied in x * pairs not tied in y).",
-               code="c, d = concordant, discordant; tx, ty = pairs tied in the metric only, in the ratings only; "
-                    "tau_b = (c - d) / math.sqrt((c + d + tx) * (c + d + ty))", level=hint)
+        y = _ratings(ratings)
+        x = SYSTEMS_METRIC
+        right, theirs = float(kendalltau(x, y).statistic), float(colleague_tau_b(x, y))
+        assert not math.isnan(right), ("your ratings are all equal: people ordered no pair, so tau-b is not "
+                                       "defined (0 / 0). Rate the systems differently")
+        if close(right, theirs, 1e-9):
+            c, d, _, _, both = _pair_counts(x, y)
+            if both and c == d:
+                raise AssertionError(f"your ratings tie {both} pair(s) on both sides, but C = D = {c}: the "
+                                     "numerator C - D is 0, so every denominator gives 0. Make C differ from D")
+            raise AssertionError(f"on your ratings the colleague's tau-b is right ({theirs:.4f} = scipy's). Sort "
+                                 "the 15 pairs into section 6's kinds and compare the colleague's n_x and n_y "
+                                 "with the definition's: the kind it counts wrong must occur in your ratings")
+        assert gap is not None, "ratings_1_7 expose the bug. Now set gap_1_7 (and then kind_1_7)"
+        assert not isinstance(gap, str), f"you gave text ({gap!r}), not a number: set gap_1_7 to a number"
+        if close(gap, right - theirs, 1e-6):
+            raise AssertionError("gap_1_7 has the wrong sign: the colleague's tau-b minus the right one")
+        assert close(gap, theirs - right, 1e-6), ("gap_1_7 is not the colleague's tau-b minus the right "
+                                                  "(scipy's) tau-b, both on ch01.SYSTEMS_METRIC and your ratings")
+        assert kind is not None, f"ratings_1_7 and gap_1_7 are right. Now set kind_1_7 to one of {list(KINDS)}"
+        said = " ".join(str(kind).strip().lower().replace("_", " ").split())
+        assert said in KINDS or said == "both", f"answer kind_1_7 with one of {list(KINDS)}, not {kind!r}"
+        assert said in ("tied in both", "both"), (
+            f"pairs {said!r} are counted as the definition counts them: read the lines that compute n_x and "
+            "n_y, and ask which pairs belong in each")
+    return run("1.7", test, "tau-b's denominator counts, on each side, the pairs that side could order (n0 minus "
+                            "the pairs tied on that side). A bug in a count shows only on data that contains the "
+                            "pairs it miscounts, and only when C - D is not 0.",
+               code="i, j = the two systems with the same metric score; ratings_1_7 = [3 if k in (i, j) else 5 "
+                    "if ch01.SYSTEMS_METRIC[k] > ch01.SYSTEMS_METRIC[i] else 1 for k in range(6)]; gap_1_7 = "
+                    "ch01.colleague_tau_b(ch01.SYSTEMS_METRIC, ratings_1_7) - kendalltau(ch01.SYSTEMS_METRIC, "
+                    "ratings_1_7).statistic; kind_1_7 = 'tied in both'", level=hint)
 
 
 def _hidden_data():
@@ -234,9 +246,10 @@ def _hidden_data():
     1.5: a WMT16 reference (lowercased, no final mark, as the published one) and two candidates: that
     row's system output and the reference's first words, capitalised as a sentence starts (so ROUGE-1,
     which lowercases, matches a word that BLEU's 13a tokens miss). Drawn again while a published
-    answer word is among the answers. 1.7: six systems' metric scores and ratings with ties on both sides,
-    drawn again while the published pair counts would still be right."""
-    published_c, published_d = _pair_counts(SYSTEMS_METRIC, SYSTEMS_HUMAN)[:2]
+    answer word is among the answers. 1.7: six systems' metric scores with one tie, on another pair of
+    systems than the published one: copied ratings then rarely expose the bug, and where they do, the
+    copied gap_1_7 (computed on the published scores) does not match."""
+    published_metric = list(SYSTEMS_METRIC)
     published_words = _rouge_only_matches()
     k = 0
     while True:
@@ -251,13 +264,12 @@ def _hidden_data():
     rng = hidden_rng("1.7")
     while True:
         metric = [round(rng.uniform(0.2, 0.7), 2) for _ in range(6)]
-        metric[rng.randrange(1, 6)] = metric[0]  # a tie in the metric
-        human = [rng.randint(1, 5) for _ in range(6)]
-        c, d, tx, ty, _ = _pair_counts(metric, human)
-        if ty and c + d > 0 and (c, d) != (published_c, published_d):
+        a, b = sorted(rng.sample(range(6), 2))
+        metric[b] = metric[a]  # one tie in the metric, on another pair than the published one
+        if _tied_pairs(metric) == [(a, b)] != _tied_pairs(published_metric):
             break
-    return (reference, {"A": row["mt"], "B": short}), (metric, human)
+    return (reference, {"A": row["mt"], "B": short}), metric
 
 
 if grading():
-    (HOLIDAY_REFERENCE, HOLIDAY_CANDIDATES), (SYSTEMS_METRIC, SYSTEMS_HUMAN) = _hidden_data()
+    (HOLIDAY_REFERENCE, HOLIDAY_CANDIDATES), SYSTEMS_METRIC = _hidden_data()

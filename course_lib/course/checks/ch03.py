@@ -11,19 +11,14 @@ from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
 from . import forbid, grading, hidden_rows, run
+from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips
 
 # Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
 # a temperature).
 COUNT_SENTENCES = ["Snowfall paralysed Reykjavik's airport overnight.", "Temperatures plunged to -12°C!"]
-# Exercise 3.4: three pairs of very different lengths, scored alone and then in one batch: the first is
-# short on both sides, the second has the longest candidate, the third the longest reference.
-NEIGHBOURS = [
-    ("A child is reading.", "A kid reads a book."),
-    ("The committee postponed its decision on the controversial highway project until after the "
-     "regional elections.", "It rained."),
-    ("Prices rose.", "Consumer prices rose sharply in March, driven mainly by higher energy and food "
-     "costs across the eurozone."),
-]
+# Exercise 3.4: a pair this chapter never scores; the student picks the companions it is batched with.
+TARGET_3_4 = ("The old museum reopened after two years of repairs.",
+              "After two years of repairs, the old museum has opened its doors again.")
 
 
 @lru_cache(maxsize=None)
@@ -94,28 +89,49 @@ def _matrix_cases():
     return tuple(cases)
 
 
-def check_3_2(student_cosine_matrix, hint: int = 1) -> bool:
-    """student_cosine_matrix(cand [batch, cand_len, dim], ref [batch, ref_len, dim]) ->
-    [batch, cand_len, ref_len] cosines."""
-    student_cosine_matrix = forbid(student_cosine_matrix, "course_lib.bertscore.similarity.cosine_matrix",
-                                   "course_lib.bertscore.similarity.masked_cosine_matrix",
-                                   "course_lib.bertscore.similarity.normalize",
-                                   "course_lib.teaching.naive.naive_cosine_matrix")
+def _dot_cases():
+    """(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len], cosines) cases:
+    first a square one (cand_len = ref_len, where norms on the wrong axis still give numbers), then the random
+    and real batches of `_matrix_cases`."""
+    g = torch.Generator().manual_seed(32)
+    square = (torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10,
+              torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10)
+    cases = []
+    for cand, ref in [square] + [(c, r) for c, r, _, _ in _matrix_cases()]:
+        cases.append((cand @ ref.transpose(-1, -2), cand.norm(dim=-1), ref.norm(dim=-1), cosine_matrix(cand, ref)))
+    return cases
 
+
+def check_3_2(cosines_from_dots, row_norms=None, hint: int = 1) -> bool:
+    """cosines_from_dots(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len])
+    -> [batch, cand_len, ref_len] cosines; row_norms_3_2: whose lengths can change a row's best match."""
     def test():
-        for cand, ref, _, _ in _matrix_cases():
-            want = cosine_matrix(cand, ref)
-            got = student_cosine_matrix(cand.clone(), ref.clone())
-            assert isinstance(got, torch.Tensor), "return a torch tensor"
-            assert tuple(got.shape) == tuple(want.shape), (
-                f"shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}")
-            err = (got.float() - want).abs().max().item()
-            assert err < 1e-4, (f"values differ by up to {err:.3g} (vector norms from "
-                                f"{cand.norm(dim=-1).min():.2f} to {cand.norm(dim=-1).max():.2f})")
-    return run("3.2", test, "scale every vector (the last dimension) to length 1, then take all dot "
-                            "products at once: rows are candidate tokens, columns reference tokens.",
-               code="c = cand / cand.norm(dim=-1, keepdim=True); r = ref / ref.norm(dim=-1, keepdim=True); "
-                    "return c @ r.transpose(-1, -2)", level=hint)
+        for dots, cn, rn, want in _dot_cases():
+            got = cosines_from_dots(dots.clone(), cn.clone(), rn.clone())
+            assert isinstance(got, torch.Tensor), f"return a torch tensor, not {type(got).__name__}"
+            shape = f"dots {tuple(dots.shape)}, cand_norms {tuple(cn.shape)}, ref_norms {tuple(rn.shape)}"
+            assert not torch.isnan(got).any(), f"for {shape} your matrix has NaN cells"
+            if tuple(got.shape) == tuple(want.shape) and (got.float() - want).abs().max().item() < 1e-4:
+                continue
+            for slip, value in _dot_slips(dots, cn, rn).items():
+                if tuple(got.shape) == tuple(value.shape) and (got.float() - value).abs().max().item() < 1e-4:
+                    raise AssertionError(f"for {shape}: {DOT_HINTS[slip]}")
+            assert tuple(got.shape) == tuple(want.shape), \
+                f"for {shape}: shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}"
+            raise AssertionError(f"for {shape}: the values differ from the cosines by up to "
+                                 f"{(got.float() - want).abs().max().item():.3g}")
+        assert row_norms is not None, ("cosines_from_dots is right. Now set row_norms_3_2 to \"candidate\", "
+                                       "\"reference\", \"both\" or \"neither\"")
+        said = str(row_norms).strip().lower()
+        said = {"cand": "candidate", "ref": "reference"}.get(said, said)
+        assert said in ("candidate", "reference", "both", "neither"), \
+            f"answer row_norms_3_2 with \"candidate\", \"reference\", \"both\" or \"neither\", not {row_norms!r}"
+        assert said == "reference", f"not {said!r}: {ROW_NORMS[said]}"
+    return run("3.2", test, "cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token "
+                            "i and of reference token j. In a batch, the candidate lengths vary along the rows, the "
+                            "reference lengths along the columns.",
+               code="return dots / (cand_norms[:, :, None] * ref_norms[:, None, :]); "
+                    "row_norms_3_2 = 'reference'", level=hint)
 
 
 @lru_cache(maxsize=1)
@@ -168,79 +184,101 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
                             "be -inf (a 0 could still win a max).",
                code="cand_mask = torch.arange(cand.shape[1])[None, :] >= (cand.shape[1] - torch.tensor("
                     "cand_lengths))[:, None]; ref_mask = torch.arange(ref.shape[1])[None, :] >= (ref.shape[1] - "
-                    "torch.tensor(ref_lengths))[:, None]; return batched_cosine_matrix(cand, ref).masked_fill("
+                    "torch.tensor(ref_lengths))[:, None]; return cosine_matrix(cand, ref).masked_fill("
                     "~(cand_mask[:, :, None] & ref_mask[:, None, :]), float(\"-inf\"))", level=hint)
 
 
-@lru_cache(maxsize=1)
-def _naive_changes() -> tuple[float, ...]:
-    """For each pair of NEIGHBOURS: its naive F in one batch with the others minus its naive F alone."""
+def _lengths(text_pair) -> tuple[int, int]:
+    """Token counts ([CLS]/[SEP] included) of a (candidate, reference) pair: its matrix's rows and columns."""
+    tokenizer, _ = load()
+    return len(tokens(tokenizer, text_pair[0])), len(tokens(tokenizer, text_pair[1]))
+
+
+def _target_padding(companion) -> tuple[int, int]:
+    """(padding rows, padding columns) TARGET_3_4 gets in one batch with `companion`."""
+    (c, r), (cc, cr) = _lengths(TARGET_3_4), _lengths(companion)
+    return max(0, cc - c), max(0, cr - r)
+
+
+def _naive_change(companion) -> tuple[float, float, float]:
+    """TARGET_3_4's naive (P, R, F) in one batch with `companion`, minus its naive (P, R, F) alone."""
+    return _naive_change_of(tuple(TARGET_3_4), tuple(companion))
+
+
+@lru_cache(maxsize=16)
+def _naive_change_of(target, companion) -> tuple[float, float, float]:
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching.naive import naive_pair_scores
 
-    cands, refs = [c for c, _ in NEIGHBOURS], [r for _, r in NEIGHBOURS]
-    batched = naive_pair_scores(cands, refs, layer=DEFAULT_LAYER)[2]
-    return tuple(batched[k].item() - naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2][0].item()
-                 for k, (c, r) in enumerate(NEIGHBOURS))
+    alone = naive_pair_scores([target[0]], [target[1]], layer=DEFAULT_LAYER)
+    batch = naive_pair_scores([target[0], companion[0]], [target[1], companion[1]], layer=DEFAULT_LAYER)
+    return tuple(b[0].item() - a[0].item() for b, a in zip(batch, alone))
 
 
-def _neighbour_padding() -> list[tuple[int, int]]:
-    """(padding rows, padding columns) of each pair of NEIGHBOURS in one batch."""
-    tokenizer, _ = load()
-    n_c = [len(tokens(tokenizer, c)) for c, _ in NEIGHBOURS]
-    n_r = [len(tokens(tokenizer, r)) for _, r in NEIGHBOURS]
-    return [(max(n_c) - a, max(n_r) - b) for a, b in zip(n_c, n_r)]
+def _companion(answer, name) -> tuple[str, str]:
+    assert answer is not None, f"set {name} to a (candidate, reference) pair of two texts"
+    assert isinstance(answer, (list, tuple)) and len(answer) == 2, \
+        f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {answer!r:.60}"
+    assert all(isinstance(t, str) for t in answer), \
+        f"{name}: give the two texts as strings (the sentences themselves, not token lists or numbers)"
+    assert all(t.strip() for t in answer), f"{name}: a text is empty"
+    return answer[0], answer[1]
 
 
-def check_3_4(answer, padding=None, hint: int = 1) -> bool:
-    """answer_3_4: for each pair of NEIGHBOURS, naive F in the batch minus naive F alone;
-    padding_3_4: the (padding rows, padding columns) each pair gets in the batch."""
+def _sides(rows: int, cols: int) -> str:
+    return f"{rows} padding rows (candidate side) and {cols} padding columns (reference side)"
+
+
+MOVE = 0.005  # the least change of F a companion must cause
+
+
+def check_3_4(up, down=None, drops=None, hint: int = 1) -> bool:
+    """up_3_4, down_3_4: (candidate, reference) companions with which TARGET_3_4's naive F rises, falls
+    (by more than MOVE) in one batch; drops_3_4: "precision" or "recall", the one that falls most with down_3_4."""
     def test():
-        want = _naive_changes()
-        assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
-            f"set answer_3_4 to a list of {len(want)} numbers, one change of F per pair"
-        try:
-            got = [float(x) for x in answer]
-        except (TypeError, ValueError):
-            raise AssertionError(f"set answer_3_4 to a list of {len(want)} numbers") from None
-        for k, (g, w) in enumerate(zip(got, want)):
-            if abs(g + w) < 1e-3 < abs(w):
-                raise AssertionError(f"pair {k}: wrong sign (F in the batch minus F alone)")
-            assert abs(g - w) < 1e-3, f"pair {k}: the change of its naive F is not {g:+.4f}"
-        pads = _neighbour_padding()
-        assert isinstance(padding, (list, tuple)) and len(padding) == len(pads) and all(
-            isinstance(p, (list, tuple)) and len(p) == 2 for p in padding), (
-            "answer_3_4 is right. Now set padding_3_4 to a list of (padding rows, padding columns), one per pair")
-        got_p = [tuple(int(x) for x in p) for p in padding]
-        if got_p == [(b, a) for a, b in pads]:
-            raise AssertionError("rows are candidate tokens, columns reference tokens: you swapped them")
-        for k, (g, w) in enumerate(zip(got_p, pads)):
-            assert g == w, (f"pair {k}: not {g}. The candidates are padded to the longest candidate, the "
-                            "references to the longest reference, each side on its own ([CLS]/[SEP] count)")
-    return run("3.4", test, "score each pair alone, then all three in one batch, and subtract. In the batch, "
-                            "every candidate is padded to the longest candidate and every reference to the longest "
-                            "reference; a [PAD] row finds a [PAD] column at cosine near 1 (inflates), a padding "
-                            "row with no padding column to meet matches only real tokens (deflates).",
-               code="cs, rs = zip(*ch03.NEIGHBOURS); batch = naive.naive_pair_scores(list(cs), list(rs), "
-                    "layer=DEFAULT_LAYER)[2]; alone = [naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)[2][0] "
-                    "for c, r in ch03.NEIGHBOURS]; answer_3_4 = [float(b - a) for b, a in zip(batch, alone)]; n_c = "
-                    "[len(tokens(tokenizer, c)) for c in cs]; n_r = [len(tokens(tokenizer, r)) for r in rs]; "
-                    "padding_3_4 = [(max(n_c) - a, max(n_r) - b) for a, b in zip(n_c, n_r)]", level=hint)
+        up_pair = _companion(up, "up_3_4")
+        rows, cols = _target_padding(up_pair)
+        assert rows and cols, (f"up_3_4 gives the pair {_sides(rows, cols)}. F rises when the pair's [PAD] rows "
+                               "meet [PAD] columns: the companion must be longer than the pair on both sides")
+        change = _naive_change(up_pair)[2]
+        assert change > MOVE, (f"up_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {change:+.4f}: "
+                               "make the companion much longer on both sides, so padding dominates the means")
+        down_pair = _companion(down, "down_3_4")
+        rows, cols = _target_padding(down_pair)
+        assert rows or cols, (f"down_3_4 gives the pair no padding: a text is padded up to the longest text on "
+                              "its side of the batch, so the companion must be longer than the pair somewhere")
+        assert not (rows and cols), (f"down_3_4 gives the pair {_sides(rows, cols)}: padding on both sides "
+                                     "means [PAD] rows meet [PAD] columns at cosines near 1. Pad one side only")
+        dP, dR, dF = _naive_change(down_pair)
+        assert dF < -MOVE, (f"down_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {dF:+.4f}: "
+                            "make the companion much longer on that side")
+        assert drops is not None, "up_3_4 and down_3_4 work. Now set drops_3_4 to \"precision\" or \"recall\""
+        said = str(drops).strip().lower()
+        assert said in ("precision", "recall", "p", "r"), \
+            f"answer drops_3_4 with \"precision\" or \"recall\", not {drops!r}"
+        want = "precision" if dP < dR else "recall"
+        assert said[0] == want[0], (f"down_3_4 (the first text is the candidate) gives the pair "
+                                    f"{_sides(rows, cols)}: which mean do those padding positions join, the one "
+                                    "over the candidate's tokens or the one over the reference's?")
+    return run("3.4", test, "a batch pads every candidate to the longest candidate and every reference to the "
+                            "longest reference, and the naive code averages over every position. A [PAD] row "
+                            "finds a [PAD] column at a cosine near 1; a padding position with no padding on the "
+                            "other side finds only real tokens, at low cosines.",
+               code="c, r = ch03.TARGET_3_4; up_3_4 = (c + ' ' + c, r + ' ' + r); down_3_4 = (c + ' ' + c, r); "
+                    "drops_3_4 = 'precision'  # padding rows join the mean over the candidate's tokens",
+               level=hint)
 
 
 def _hidden_data():
     """In grading mode the value exercises (3.1, 3.4) run on WMT16 texts drawn with the grading seed,
     which no release holds: answers copied from the solutions do not pass, the right code does.
-    3.1: two references. 3.4: three pairs shaped as the published ones -- the first short on both
-    sides, the second with the longest candidate, the third with the longest reference."""
+    3.1: two references. 3.4: a pair of at least 25 words on each side (longer than the published pair
+    doubled, so a copied companion pads nothing)."""
     count = [r["ref"] for r in hidden_rows("3.1", 2, max_words=12)]
-    short = hidden_rows("3.4", 3, max_words=6, where=lambda r: len(r["mt"].split()) <= 6)
-    long_ = hidden_rows("3.4:long", 2, max_words=60, where=lambda r: len(r["ref"].split()) >= 22
-                        and len(r["mt"].split()) >= 22)
-    neighbours = [(short[0]["mt"], short[0]["ref"]), (long_[0]["mt"], short[1]["ref"]),
-                  (short[2]["mt"], long_[1]["ref"])]
-    return count, neighbours
+    row = hidden_rows("3.4", 1, max_words=45, where=lambda r: len(r["ref"].split()) >= 25
+                      and len(r["mt"].split()) >= 25)[0]
+    return count, (row["mt"], row["ref"])
 
 
 if grading():
-    COUNT_SENTENCES, NEIGHBOURS = _hidden_data()
+    COUNT_SENTENCES, TARGET_3_4 = _hidden_data()
