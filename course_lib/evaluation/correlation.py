@@ -43,11 +43,14 @@ def correlations(df: pd.DataFrame, metrics: list[str], human: str, by: str | Non
 
 @dataclass
 class Difference:
-    """r(a, human) - r(b, human) on all rows, and its bootstrap confidence interval [low, high]."""
+    """r(a, human) - r(b, human) on all rows, its bootstrap confidence interval [low, high], and the
+    two-sided bootstrap p-value of "no difference" read from the same resamples
+    (`paired.bootstrap_p`; NaN where not computed), for Holm's correction over several verdicts."""
 
     delta: float
     low: float
     high: float
+    p: float = float("nan")
 
     @property
     def significant(self) -> bool:
@@ -113,6 +116,12 @@ def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def _p_value(diffs) -> float:
+    from course_lib.evaluation.paired import bootstrap_p  # paired builds on this module: imported when used
+
+    return bootstrap_p(diffs)
+
+
 def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int = 1000,
                          confidence: float = 0.95, seed: int = 0, clusters=None) -> Difference:
     """Paired bootstrap of r(a, human) - r(b, human) over rows (segments).
@@ -138,7 +147,7 @@ def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int 
         w = cluster_weights(clusters, n_resamples, seed)
         diffs = weighted_pearson(a, human, w) - weighted_pearson(b, human, w)
         delta = stats.pearsonr(a, human).statistic - stats.pearsonr(b, human).statistic
-        return Difference(float(delta), *_interval(diffs, confidence))
+        return Difference(float(delta), *_interval(diffs, confidence), _p_value(diffs))
     corr = _correlation_along_last_axis(method)
 
     def statistic(h, x, y, axis=-1):
@@ -148,7 +157,8 @@ def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int 
                              n_resamples=n_resamples, confidence_level=confidence,
                              method="percentile", rng=np.random.default_rng(seed))
     low, high = result.confidence_interval
-    return Difference(float(statistic(human, a, b)), float(low), float(high))
+    return Difference(float(statistic(human, a, b)), float(low), float(high),
+                      _p_value(result.bootstrap_distribution))
 
 
 def roc_auc(scores, labels) -> float:
@@ -177,7 +187,7 @@ def bootstrap_auc_difference(a, b, labels, clusters=None, n_resamples: int = 100
     clusters = np.arange(len(a)) if clusters is None else np.asarray(clusters)
     w = cluster_weights(clusters, n_resamples, seed)
     diffs = weighted_roc_auc(a, labels, w) - weighted_roc_auc(b, labels, w)
-    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *_interval(diffs, confidence))
+    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *_interval(diffs, confidence), _p_value(diffs))
 
 
 def mean_ci(x, confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
