@@ -154,7 +154,7 @@ def test_summary_level_bootstrap_loop_equals_vectorised(summeval_like):
 
 
 def test_difference_p_is_read_from_the_same_resamples_as_the_interval():
-    from course_lib.evaluation.paired import bootstrap_p
+    from course_lib.evaluation.correlation import bootstrap_p
 
     rng = np.random.default_rng(7)
     h = rng.normal(size=90)
