@@ -151,3 +151,27 @@ def test_summary_level_bootstrap_loop_equals_vectorised(summeval_like):
     np.testing.assert_allclose(slow, fast, atol=1e-12)
     point = correlation.summary_level(summeval_like, ["m", "n"], ["h"])
     assert fast.min(axis=0)[0, 0] <= point.loc["m", "h"] <= fast.max(axis=0)[0, 0]
+
+
+def test_difference_p_is_read_from_the_same_resamples_as_the_interval():
+    from course_lib.evaluation.correlation import bootstrap_p
+
+    rng = np.random.default_rng(7)
+    h = rng.normal(size=90)
+    a, b = h + 0.5 * rng.normal(size=90), h + 2.0 * rng.normal(size=90)
+    clusters = np.arange(90) // 3
+    d = correlation.bootstrap_difference(h, a, b, n_resamples=400, seed=3, clusters=clusters)
+    w = correlation.cluster_weights(clusters, 400, seed=3)
+    diffs = correlation.weighted_pearson(a, h, w) - correlation.weighted_pearson(b, h, w)
+    assert d.p == bootstrap_p(diffs) and d.low > 0 and d.p < 0.05
+    labels = (h > 0).astype(int)
+    auc = correlation.bootstrap_auc_difference(a, b, labels, clusters=clusters, n_resamples=400, seed=3)
+    auc_diffs = correlation.weighted_roc_auc(a, labels, w) - correlation.weighted_roc_auc(b, labels, w)
+    assert auc.p == bootstrap_p(auc_diffs)
+    for method in ("spearman", "kendall"):  # scipy's resamples: the verdicts of p and interval agree
+        s = correlation.bootstrap_difference(h, a, b, method=method, n_resamples=400, seed=3)
+        assert s.low > 0 and s.p < 0.05
+        same = correlation.bootstrap_difference(h, a, a, method=method, n_resamples=400, seed=3)
+        assert same.p == 1.0
+    noise = correlation.bootstrap_difference(h, a, a + 0.3 * rng.normal(size=90), n_resamples=400, seed=3)
+    assert (noise.low < 0 < noise.high) == (noise.p >= 0.05)

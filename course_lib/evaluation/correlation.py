@@ -43,11 +43,14 @@ def correlations(df: pd.DataFrame, metrics: list[str], human: str, by: str | Non
 
 @dataclass
 class Difference:
-    """r(a, human) - r(b, human) on all rows, and its bootstrap confidence interval [low, high]."""
+    """r(a, human) - r(b, human) on all rows, its bootstrap confidence interval [low, high], and the
+    two-sided bootstrap p-value of "no difference" read from the same resamples
+    (`bootstrap_p`; NaN where not computed), for Holm's correction over several verdicts."""
 
     delta: float
     low: float
     high: float
+    p: float = float("nan")
 
     @property
     def significant(self) -> bool:
@@ -113,6 +116,13 @@ def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def bootstrap_p(diffs) -> float:
+    """Two-sided p-value of "the difference is 0" from B resampled differences [B]."""
+    diffs = np.asarray(diffs, dtype=float)
+    below, above = (diffs <= 0).sum(), (diffs >= 0).sum()
+    return float(min(1.0, 2 * (min(below, above) + 1) / (len(diffs) + 1)))
+
+
 def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int = 1000,
                          confidence: float = 0.95, seed: int = 0, clusters=None) -> Difference:
     """Paired bootstrap of r(a, human) - r(b, human) over rows (segments).
@@ -138,7 +148,7 @@ def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int 
         w = cluster_weights(clusters, n_resamples, seed)
         diffs = weighted_pearson(a, human, w) - weighted_pearson(b, human, w)
         delta = stats.pearsonr(a, human).statistic - stats.pearsonr(b, human).statistic
-        return Difference(float(delta), *_interval(diffs, confidence))
+        return Difference(float(delta), *_interval(diffs, confidence), bootstrap_p(diffs))
     corr = _correlation_along_last_axis(method)
 
     def statistic(h, x, y, axis=-1):
@@ -148,7 +158,8 @@ def bootstrap_difference(human, a, b, method: str = "pearson", n_resamples: int 
                              n_resamples=n_resamples, confidence_level=confidence,
                              method="percentile", rng=np.random.default_rng(seed))
     low, high = result.confidence_interval
-    return Difference(float(statistic(human, a, b)), float(low), float(high))
+    return Difference(float(statistic(human, a, b)), float(low), float(high),
+                      bootstrap_p(result.bootstrap_distribution))
 
 
 def roc_auc(scores, labels) -> float:
@@ -177,7 +188,7 @@ def bootstrap_auc_difference(a, b, labels, clusters=None, n_resamples: int = 100
     clusters = np.arange(len(a)) if clusters is None else np.asarray(clusters)
     w = cluster_weights(clusters, n_resamples, seed)
     diffs = weighted_roc_auc(a, labels, w) - weighted_roc_auc(b, labels, w)
-    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *_interval(diffs, confidence))
+    return Difference(roc_auc(a, labels) - roc_auc(b, labels), *_interval(diffs, confidence), bootstrap_p(diffs))
 
 
 def mean_ci(x, confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:

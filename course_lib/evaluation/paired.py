@@ -10,7 +10,7 @@ decreasing, cap at 1; a verdict stands where its adjusted p is below 0.05.
 
 The p-value of a bootstrap difference is read from the same resamples as its interval:
 p = 2 · min(share of resampled differences ≤ 0, share ≥ 0), counted as (k + 1)/(B + 1) so that it
-is never 0.
+is never 0 (`correlation.bootstrap_p`, used by every paired interval of the course).
 """
 from __future__ import annotations
 
@@ -19,14 +19,7 @@ import pandas as pd
 from scipy import stats
 
 from course_lib.evaluation.bootstrap_loops import percentile_interval as _interval
-from course_lib.evaluation.correlation import cluster_weights, weighted_pearson
-
-
-def bootstrap_p(diffs) -> float:
-    """Two-sided p-value of "the difference is 0" from B resampled differences [B]."""
-    diffs = np.asarray(diffs, dtype=float)
-    below, above = (diffs <= 0).sum(), (diffs >= 0).sum()
-    return float(min(1.0, 2 * (min(below, above) + 1) / (len(diffs) + 1)))
+from course_lib.evaluation.correlation import bootstrap_p, cluster_weights, weighted_pearson
 
 
 def holm(pvalues) -> np.ndarray:
