@@ -175,17 +175,23 @@ def test_code_exercise(marker, name, check, wrong, capsys):
     assert_separates(check, solution(marker)[name], wrong, capsys)
 
 
-@pytest.mark.parametrize("wrong, named", [
-    (lcs_in_candidate_order, "not in the reference's order"),
-    (lcs_first_match, "taking the first match you meet can block a longer chain"),
-    (lcs_common_substring, "a subsequence may skip tokens"),
-    (lcs_as_length, "return the tokens themselves"),
-    (lcs_as_text, "you return text"),
-    (lcs_not_reversed, "the right tokens, last first"),
-    (lcs_by_rouge_score, "calls rouge-score's LCS read-out"),
+@pytest.mark.parametrize("check, wrong, named", [
+    (ch01.check_1_3, lcs_in_candidate_order, "not in the reference's order"),
+    (ch01.check_1_3, lcs_first_match, "taking the first match you meet can block a longer chain"),
+    (ch01.check_1_3, lcs_common_substring, "a subsequence may skip tokens"),
+    (ch01.check_1_3, lcs_as_length, "return the tokens themselves"),
+    (ch01.check_1_3, lcs_as_text, "you return text"),
+    (ch01.check_1_3, lcs_not_reversed, "the right tokens, last first"),
+    (ch01.check_1_3, lcs_by_rouge_score, "calls rouge-score's LCS read-out"),
+    (ch01.check_1_4, per_token_perplexity, "you divided by the number of tokens"),
+    (ch01.check_1_4, mean_of_text_perplexities, "you averaged the texts' perplexities"),
+    (ch01.check_1_4, geometric_mean_of_text_perplexities, "you averaged per-text values"),
+    (ch01.check_1_4, perplexity_without_minus, "you left out the minus sign"),
+    (ch01.check_1_4, perplexity_as_text, "you return text"),
+    (ch01.check_1_4, perplexity_uses_the_library, "asks you to write yourself"),
 ], ids=lambda x: getattr(x, "__name__", "hint"))
-def test_1_3_hints_name_the_mistake(wrong, named, capsys):
-    assert ch01.check_1_3(wrong) is False
+def test_1_3_and_1_4_hints_name_the_mistake(check, wrong, named, capsys):
+    assert check(wrong) is False
     out = capsys.readouterr().out
     assert named in out and "Code:" not in out, out
 
@@ -195,20 +201,6 @@ def test_1_3_rouge_score_is_whole_again_after_the_check():
 
     ch01.check_1_3(lcs_by_rouge_score)
     assert rouge_scorer.lcs_ind(["a", "b"], ["b"]) == [1]
-
-
-@pytest.mark.parametrize("wrong, named", [
-    (per_token_perplexity, "you divided by the number of tokens"),
-    (mean_of_text_perplexities, "you averaged the texts' perplexities"),
-    (geometric_mean_of_text_perplexities, "you averaged per-text values"),
-    (perplexity_without_minus, "you left out the minus sign"),
-    (perplexity_as_text, "you return text"),
-    (perplexity_uses_the_library, "asks you to write yourself"),
-], ids=lambda x: getattr(x, "__name__", "hint"))
-def test_1_4_hints_name_the_mistake(wrong, named, capsys):
-    assert ch01.check_1_4(wrong) is False
-    out = capsys.readouterr().out
-    assert named in out and "Code:" not in out, out
 
 
 def test_1_4_nothing_above_the_exercise_gives_the_answer():

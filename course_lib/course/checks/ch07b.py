@@ -39,18 +39,17 @@ def _batchings_7_4() -> list[list[tuple[list[str], list[str]]]]:
 
 
 @lru_cache(maxsize=None)
-def _expected_7_4() -> dict[tuple[str, str], float]:
+def _expected_7_4(idf: bool = True) -> dict[tuple[str, str], float]:
     """F of each pair (candidate, reference) with idf weights computed once from all references of
-    the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same)."""
+    the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same); idf=False: plain F."""
     import course_lib
     from course_lib.bertscore.idf import idf_weights
     from course_lib.model import load
 
-    tokenizer, _ = load()
     d = batches_7_4()
     cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
-    F = course_lib.score(cands, refs, num_layers=4, idf=idf_weights(refs, tokenizer))[2]
-    return dict(zip(zip(cands, refs), F.tolist()))
+    weights = idf_weights(refs, load()[0]) if idf else False
+    return dict(zip(zip(cands, refs), course_lib.score(cands, refs, num_layers=4, idf=weights)[2].tolist()))
 
 
 def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
@@ -77,7 +76,7 @@ def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
         assert moved(got[0], got[2]) < 1e-5, (
             "a pair's F changes when the pairs are grouped into other batches: idf from each batch's own "
             "references makes a pair's score depend on its batchmates")
-        if moved(got[0], _plain_7_4()) < 1e-5:
+        if moved(got[0], _expected_7_4(idf=False)) < 1e-5:
             raise AssertionError("these are F without idf weights: the script scores with idf")
         assert moved(got[0], want) < 1e-4, "the idf weights should come from the references of all the batches"
 
@@ -86,15 +85,6 @@ def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
                             "the references of all the batches.",
                code="refs = [r for _, rs in batches for r in rs]; weights = idf_weights(refs, tokenizer); "
                     "return [course_lib.score(c, r, idf=weights)[2] for c, r in batches]", level=hint)
-
-
-@lru_cache(maxsize=None)
-def _plain_7_4() -> dict[tuple[str, str], float]:
-    import course_lib
-
-    d = batches_7_4()
-    cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
-    return dict(zip(zip(cands, refs), course_lib.score(cands, refs, num_layers=4)[2].tolist()))
 
 
 PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled_fast-tokenizer"
