@@ -113,3 +113,19 @@ def test_an_exercise_runs_only_the_statements_it_needs():
     assert [c.source for c in sub.cells] == [
         nb.cells[0].source, "import numpy as np\nrows = []\nscores = np.arange(3)", "rows.append(scores.sum())\n",
         "def auc(scores, labels):\n    return float(np.mean(scores))\n\n\n", "_ = ch08.check_8_3(auc, rows)"]
+
+
+def test_a_function_that_fills_an_outer_dict_reads_it():
+    """`best[k] = v` inside a function changes the chapter's `best`: the statement that created it runs
+    too (make check EX=10.3 once raised "name 'best_epoch' is not defined" from a sliced cell)."""
+    from course_lib.course.run_notebooks import exercise_notebook
+
+    nb = _notebook(
+        "import course_lib\nfrom course_lib.teaching.notebook import setup\nsetup()",  # 0: set-up
+        "best = {}\nunused = 1",                                                   # 1
+        "def fit(k):\n    local = k + 1\n    best[k] = local\n    return local\ntable = {k: fit(k) for k in range(3)}",
+        "md:### Exercise 10.3 — use it",
+        "_ = ch10.check_10_3(table)",
+    )
+    sub = exercise_notebook(nb, "10.3")
+    assert [c.source for c in sub.cells][:2] == [nb.cells[0].source, "best = {}\n"]

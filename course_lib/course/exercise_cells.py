@@ -76,12 +76,16 @@ def _names(tree) -> tuple[set[str], set[str]]:
     defined, used = set(), set()
 
     def scope(node, params: set[str], body) -> None:
-        inner_defined, inner_used = set(), set()
+        inner_used, local = set(), set()
         for child in body:
-            d, u = _names(child)
-            inner_defined |= d
-            inner_used |= u
-        used.update(inner_used - params - inner_defined)
+            inner_used |= _names(child)[1]
+            # local: what the body binds by name (`x = ...`, `def f`, `import m`); `best[k] = v` or
+            # `rows.append(v)` changes an outer object, which the function therefore reads
+            local |= {n.id for n in ast.walk(child) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            local |= {n.name for n in ast.walk(child) if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+            local |= {(a.asname or a.name).split(".")[0] for n in ast.walk(child)
+                      if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+        used.update(inner_used - params - local)
 
     def visit(node) -> None:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
