@@ -184,6 +184,20 @@ def test_3_4_the_target_is_never_scored_above_the_exercise():
         assert "museum" not in cell.source and "TARGET_3_4" not in cell.source
 
 
+def test_3_4_why_padding_lifts_or_drags_is_told_only_after_it():
+    """Section 5 shows that the naive error goes both ways; which padding lifts, which drags, and which mean
+    it joins is the exercise's to work out, told after it."""
+    import nbformat
+
+    cells = nbformat.read(NOTEBOOK, as_version=4).cells
+    start = next(i for i, c in enumerate(cells) if "### Exercise 3.4" in c.source)
+    for cell in cells[:start]:
+        text = " ".join(cell.source.lower().split())
+        assert "one side only is" not in text and "join precision" not in text and "drags precision" not in text
+    after = " ".join(" ".join(c.source.split()) for c in cells[start:])
+    assert "`[PAD]` rows join precision's mean" in after
+
+
 def _answers():
     c, r, cc, rr = _doubled()
     return {
