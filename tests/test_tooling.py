@@ -129,3 +129,36 @@ def test_a_function_that_fills_an_outer_dict_reads_it():
     )
     sub = exercise_notebook(nb, "10.3")
     assert [c.source for c in sub.cells][:2] == [nb.cells[0].source, "best = {}\n"]
+
+
+def test_what_follows_the_last_check_is_not_run():
+    """The cells after an exercise's check (the library's version, a worked example) are for reading:
+    `make check EX=1.4` once loaded the model for a cell after the check and took 50 s."""
+    from course_lib.course.run_notebooks import exercise_notebook
+
+    nb = _notebook(
+        "import course_lib\nfrom course_lib.teaching.notebook import setup\nsetup()",  # 0: set-up
+        "failures = heavy_model()",                                                # 1
+        "md:### Exercise 1.4 — write it",
+        "def f(x):\n    return x\n",
+        "_ = ch01.check_1_4(f)",
+        "summary = len(failures)",                                                 # after the check
+    )
+    sub = exercise_notebook(nb, "1.4")
+    assert [c.source for c in sub.cells] == [nb.cells[0].source, nb.cells[3].source, nb.cells[4].source]
+
+
+def test_a_loop_variable_is_not_read_from_an_earlier_cell():
+    """`for cand in ...:` binds `cand` itself: an earlier cell that also used the name `cand` is not needed
+    (`make check EX=1.5` once ran a cell that loads the model for it)."""
+    from course_lib.course.run_notebooks import exercise_notebook
+
+    nb = _notebook(
+        "import course_lib\nfrom course_lib.teaching.notebook import setup\nsetup()",  # 0: set-up
+        "for label, cand in heavy_pairs():\n    view = heavy_model(cand)",         # 1
+        "md:### Exercise 1.5 — pick",
+        "picks = []\nfor label, cand in CANDIDATES.items():\n    picks.append(len(cand))",
+        "_ = ch01.check_1_5(picks)",
+    )
+    sub = exercise_notebook(nb, "1.5")
+    assert [c.source for c in sub.cells] == [nb.cells[0].source, nb.cells[3].source, nb.cells[4].source]

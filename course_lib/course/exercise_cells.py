@@ -134,13 +134,13 @@ def _names(tree) -> tuple[set[str], set[str]]:
 
 
 def _rebinds(node) -> set[str]:
-    """Names a top-level statement binds afresh (def, class, import, `name = ...`): what an earlier
+    """Names a top-level statement binds afresh (def, class, import, `name = ...`, `for name in`): what an earlier
     statement defined under these names is not needed after it."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return {node.name}
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return {(a.asname or a.name).split(".")[0] for a in node.names}
-    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.For)):  # a loop binds its targets before its body reads them
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         names = set()
         for target in targets:
@@ -150,12 +150,18 @@ def _rebinds(node) -> set[str]:
     return set()
 
 
+def _reads(node) -> set[str]:
+    """The names a top-level statement reads from before it: a loop's own targets are not among them."""
+    reads = _names(node)[1]
+    return reads - _rebinds(node) if isinstance(node, ast.For) else reads
+
+
 def _reads_before(statements) -> set[str]:
     """The names a run of statements reads that it has not bound itself before reading them."""
     needed = set()
     for node in reversed(statements):
         needed -= _rebinds(node)
-        needed |= _names(node)[1]
+        needed |= _reads(node)
     return needed
 
 
@@ -179,14 +185,15 @@ def needed_statements(source: str, needed: set[str]) -> tuple[str, set[str]] | N
         if _names(node)[0] & needed or _keeps_state(node):
             keep.append(node)
             needed -= _rebinds(node)
-            needed |= _names(node)[1]
+            needed |= _reads(node)
     lines = source.splitlines(keepends=True)
     text = "".join("".join(lines[n.lineno - 1:n.end_lineno]) for n in reversed(keep))
     return text, needed
 
 
 def exercise_span(nb, exercise: str) -> list[int]:
-    """Indices of the code cells under the heading "### Exercise <exercise>" (up to the next heading)."""
+    """Indices of the code cells under the heading "### Exercise <exercise>", up to the next heading or, where
+    there is one, the last cell that calls a check."""
     heading = re.compile(rf"^#+\s*Exercise\s+{re.escape(exercise)}\b", re.M)
     start = next((i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and heading.search(c.source)),
                  None)
@@ -199,7 +206,8 @@ def exercise_span(nb, exercise: str) -> list[int]:
             break
         if cell.cell_type == "code":
             span.append(i)
-    return span
+    checks = [k for k, i in enumerate(span) if re.search(r"\bcheck_\w+\(", nb.cells[i].source)]
+    return span[:checks[-1] + 1] if checks else span  # what follows the last check (the library's version) is not needed
 
 
 def _calls_a_check(node) -> bool:
