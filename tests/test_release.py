@@ -30,6 +30,33 @@ def test_student_release_holds_no_solutions(tmp_path):
     readme = (out / "README.md").read_text()
     assert "## For students" in readme and "## Instructor guide" not in readme and "## Tests" not in readme
     assert "leaves out" in readme  # the list of what the release leaves out
+    # what the release's README and chapters name is there: no tests, no solution notebooks, no notebooks/student
+    for path in [out / "README.md", *written]:
+        text = path.read_text(encoding="utf-8")
+        for absent in ("tests/", "notebooks/student", "pytest", "make test", "solutions/"):
+            assert absent not in text, (path.name, absent)
+    assert "make check NB=work/" in readme
+
+
+def test_make_lab_prepares_a_student_release(tmp_path):
+    """`make lab` in a release: the course map read from its README, the blank chapters copied, no solutions/
+    folder of blank copies, a start page that links only what is there (a release once crashed here: its
+    README had lost the course map's end marker)."""
+    out = tmp_path / "release"
+    student_release.write_release(out)
+    env = {k: v for k, v in os.environ.items() if k not in ("BERTSCORE_COURSE_ROOT", "COURSE_WORK")}
+    run = subprocess.run([sys.executable, "-c", "from pathlib import Path; from course_lib.course import lab; "
+                          "print(lab.ROOT); print(lab.prepare(Path('work')))"],
+                         cwd=out, env={**env, "PYTHONPATH": str(out)}, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert Path(run.stdout.splitlines()[0]).resolve() == out.resolve()  # the release's own course_lib
+    work = out / "work"
+    assert not (work / "solutions").exists()
+    assert {p.name for p in work.glob("[0-9]*.ipynb")} == {p.name for p in (out / "notebooks").glob("*.ipynb")}
+    start = "".join(c["source"] for c in json.loads((work / "START_HERE.ipynb").read_text())["cells"])
+    links = re.findall(r"\]\(([^)]+\.ipynb)\)", start)
+    assert len(links) >= 12 and all((work / link).exists() for link in links), links
+    assert "solutions/" not in start
 
 
 def test_the_setup_cell_does_nothing_where_the_course_is_installed(tmp_path):

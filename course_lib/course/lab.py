@@ -11,7 +11,8 @@ COURSE_WORK names another), and copies the notebooks into it the first time:
 
 - `work/NN_*.ipynb`: the chapters to work through, exercises blank (the student version, where a
   chapter has exercises);
-- `work/solutions/NN_*.ipynb`: the chapters with their solutions and stored outputs;
+- `work/solutions/NN_*.ipynb`: the chapters with their solutions and stored outputs (not in a student
+  release, which has no solutions);
 - `work/demo.ipynb`: the live demo;
 - `work/START_HERE.ipynb`: where to start and the course map, opened first (rewritten each time).
 
@@ -54,10 +55,16 @@ def sources(notebooks: Path = NOTEBOOKS) -> dict[str, Path]:
     for chapter in sorted(notebooks.glob("[0-9]*.ipynb")):
         student = notebooks / "student" / chapter.name
         out[chapter.name] = student if student.exists() else chapter
-        out[f"{SOLUTIONS}/{chapter.name}"] = chapter
+        if has_solutions(notebooks):  # a student release's chapters are the blank ones: no solutions/ to copy
+            out[f"{SOLUTIONS}/{chapter.name}"] = chapter
     if (notebooks / "demo.ipynb").exists():  # the course map links it too
         out["demo.ipynb"] = notebooks / "demo.ipynb"
     return out
+
+
+def has_solutions(notebooks: Path = NOTEBOOKS) -> bool:
+    """True in the course itself (notebooks/ solved, notebooks/student/ blank); False in a student release."""
+    return (notebooks / "student").is_dir()
 
 
 def _sha256(path: Path) -> str:
@@ -103,9 +110,9 @@ def start_page() -> dict:
         "checks your set-up and takes you on a tour. Then work through the chapters in order.\n\n"
         "- The notebooks beside this page are **your copies**: run them, write in them, save them. The exercises "
         "are blank; each one has a check cell that tells you whether your answer is right.\n"
-        f"- `{SOLUTIONS}/` holds the same chapters with their solutions and outputs, to compare once you have "
-        "tried.\n"
-        "- From a terminal in the course folder, `make check NB=work/04_greedy_matching.ipynb` runs every check of "
+        + (f"- `{SOLUTIONS}/` holds the same chapters with their solutions and outputs, to compare once you "
+           "have tried.\n" if has_solutions() else "")
+        + "- From a terminal in the course folder, `make check NB=work/04_greedy_matching.ipynb` runs every check of "
         "your copy of a chapter and prints one line per exercise.\n\n"
         "This page is rewritten each time `make lab` starts; your notebooks never are.")
     return {"nbformat": 4, "nbformat_minor": 5,

@@ -48,12 +48,41 @@ if importlib.util.find_spec("course_lib") is None:
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
+# What a release has not: a paragraph or a code line naming one of these is the course repository's, not the student's
+_NOT_SHIPPED = re.compile(r"tests/|test_|make test|make student\b|make book|make run|make bench|notebooks/demo|"
+                          r"notebooks/NN_|notebooks/student|student-release|nbval|pytest|RUNTIMES|make memory")
+STUDENT_COMMANDS = ("make lab                                      # the first time sets everything up (2-5 min), "
+                    "then opens the course in JupyterLab\n"
+                    "make check NB=work/01_lexical_metrics.ipynb   # checks your answers in a chapter, one line per "
+                    "exercise\n")
+RELEASE_NOTE = ("This copy of the course is for students: it leaves out the solutions, the tests, the live demo and the "
+                "instructor's guide.\n")
+
+
+def _keep(block: str) -> str:
+    """A paragraph of the README as a release shows it: code blocks lose the lines naming what a release
+    lacks; a prose paragraph naming it goes whole."""
+    if block.startswith("```"):
+        return "\n".join(line for line in block.splitlines() if not _NOT_SHIPPED.search(line))
+    return "" if _NOT_SHIPPED.search(block) else block
+
+
 def student_readme(readme: str) -> str:
-    """The README's title, quick start and "For students" section (up to the next `## ` heading)."""
-    title = readme.split("\n## ", 1)[0]
+    """The README's title, quick start (its commands: make lab and make check), course map (its links to what
+    a release ships) and "For students" section, without what names the repository's own files
+    (tests, solution notebooks, the book's sources): `make lab` reads the course map from it."""
+    title = readme.split("\n## ", 1)[0].rstrip()
     parts = re.split(r"(?m)^## ", readme)[1:]
-    keep = [p for p in parts if p.startswith(("Quick start", "For students"))]
-    return title.rstrip() + "\n\n" + "\n".join("## " + p.rstrip() + "\n" for p in keep)
+    keep = [p for p in parts if p.startswith(("Quick start", "Course map", "For students"))]
+    text = "\n".join("## " + p.rstrip() + "\n" for p in keep)
+    text = re.sub(r"(?ms)^### Read it as a book\n.*?(?=^<!-- |^## |^### |\Z)", "", text)
+    text = re.sub(r"(?s)(## Quick start.*?```bash\n).*?```", lambda m: m.group(1) + STUDENT_COMMANDS + "```", text,
+                  count=1)
+    text = re.sub(r"(?m)^\|[^\n]*\]\(notebooks/demo\.ipynb\)[^\n]*\n", "", text)  # the demo's row
+    text = re.sub(r",? and `solutions/` with the solved chapters", "", text)  # a release has none
+    blocks = re.split(r"\n\n(?=\S)", text)
+    text = "\n\n".join(b for b in map(_keep, blocks) if b.strip())
+    return f"{title}\n\n{RELEASE_NOTE}\n{text.rstrip()}\n"
 
 
 def write_release(out: Path, url: str = "") -> list[Path]:
