@@ -109,19 +109,6 @@ def answer_6_3():
     return [[raw_P[asked["id"]], raw_R], [k for k, p in raw_P.items() if p >= ch06.THRESHOLD_6_3]]
 
 
-def answer_6_4():
-    from scipy.stats import spearmanr
-
-    from course_lib.bertscore import baseline as B
-    from course_lib.course.checks import ch06
-
-    b_F = float(B.read_baseline(B.default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER, 2])
-    _, _, F = course_lib.score(*ch06.pairs_6_4())
-    x = B.rescale(F, b_F)
-    return [{"spearman": float(spearmanr(F, x).statistic), "negative": int((x < 0).sum()),
-             "empty": float(B.rescale(torch.tensor(0.0), b_F))}]
-
-
 def answer_7_3():
     from course_lib.bertscore.baseline import default_baseline_path
     from course_lib.course.checks import ch07
@@ -229,7 +216,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3"],
             "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 
