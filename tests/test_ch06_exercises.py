@@ -47,7 +47,8 @@ def test_6_1_each_slip_fails_with_the_hint_that_names_it(name, capsys):
 @pytest.mark.parametrize("wrong, words", [
     (stub, "NotImplementedError"),
     (lambda p, h, level=0.95: str(math.ceil((norm.ppf(0.5 + level / 2) * p.std().item() / h) ** 2)), "string"),
-    (lambda p, h, level=0.95: float("nan"), "NaN"),
+    (lambda p, h, level=0.95: float("nan"), "your n is NaN"),
+    (lambda p, h, level=0.95: None, "None is not a number: return the number of pairs"),
     (lambda p, h, level=0.95: 1000, "gives a half-width"),  # a guess
 ])
 def test_6_1_other_mistakes_fail(wrong, words, capsys):
@@ -96,6 +97,7 @@ def test_6_2_each_slip_fails_with_the_hint_that_names_it(name, capsys):
     (lambda x, y: float(((x - y) / (1 - y)).mean()), "0 / 0"),        # every pair, the identical one too: NaN
     (lambda x, y: (x - y) / (1 - y), "numbers; return one b"),       # one b per pair
     (lambda x, y: "0.83", "string"),
+    (lambda x, y: None, "None is not a number; return b as a number"),
     (lambda x, y: 0.36, "off by"),                                    # the course's b, whatever the table
 ])
 def test_6_2_other_mistakes_fail(wrong, words, capsys):
@@ -171,3 +173,15 @@ def test_6_4_wrong_answers_fail_with_a_hint_that_names_the_mistake(wrong, words,
     assert not passes(ch06.check_6_4, wrong, capsys)
     ch06.check_6_4(wrong)
     assert words in capsys.readouterr().out
+
+
+def test_code_hints_come_on_request_and_never_in_grading_mode(capsys, monkeypatch):
+    for check, wrong in ((ch06.check_6_1, _slip("no square")), (ch06.check_6_2, lambda x, y: 0.36),
+                         (ch06.check_6_4, ((0.9, 0.8), (0.7, 0.7)))):
+        check(wrong, hint=2)
+        assert "Code:" in capsys.readouterr().out
+        monkeypatch.setenv("COURSE_GRADING", "1")
+        with pytest.raises(AssertionError) as failed:
+            check(wrong, hint=2)
+        assert "Code:" not in str(failed.value)
+        monkeypatch.delenv("COURSE_GRADING")

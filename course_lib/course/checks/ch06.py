@@ -36,10 +36,14 @@ def _number(x) -> float:
 # ------------------------------------------------------------------ 6.1: how many pairs for a half-width
 
 def _whole(x) -> int:
-    """A whole number from an int, an integer-valued float or a one-element tensor; TypeError otherwise."""
-    value = _number(x)
+    """A whole number from an int, an integer-valued float or a one-element tensor; ValueError for another
+    number, AssertionError (a hint) for no number at all."""
+    try:
+        value = _number(x)
+    except TypeError as err:
+        raise AssertionError(f"{err}: return the number of pairs (an int)") from None
     if math.isnan(value):
-        raise TypeError("NaN is not a number of pairs")
+        raise AssertionError("your n is NaN, not a number of pairs")
     if value != int(value):
         raise ValueError(value)
     return int(value)
@@ -58,6 +62,8 @@ def check_6_1(student_fn, hint: int = 1) -> bool:
             z, s = _z(level), pilot.std().item()
             try:
                 n = _whole(got)
+            except AssertionError as err:
+                raise AssertionError(f"{case}: {err}") from None
             except ValueError:
                 raise AssertionError(f"{case}: {_number(got):.2f} pairs? {PAIRS_HINTS['not rounded up']}") from None
             if n >= 1 and z * s / math.sqrt(n) <= h * (1 + 1e-9) and (n == 1 or z * s / math.sqrt(n - 1) > h):
@@ -87,7 +93,10 @@ def check_6_2(student_fn, hint: int = 1) -> bool:
                 raise AssertionError(f"{case}: you returned {got.numel()} numbers; return one b for all pairs")
             if isinstance(got, str):
                 raise AssertionError(f"{case}: you returned the string {got!r}; return b as a number")
-            value = _number(got)
+            try:
+                value = _number(got)
+            except TypeError as err:
+                raise AssertionError(f"{case}: {err}; return b as a number") from None
             if math.isnan(value):
                 raise AssertionError(f"{case}: {BASELINE_HINTS['nan']}")
             if close(value, b, 0.0015):
