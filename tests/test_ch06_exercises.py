@@ -65,8 +65,9 @@ def test_6_1_accepts_numpy_and_float_whole_numbers(capsys):
 def test_6_1_cases_catch_every_slip():
     """Every slip differs from the right n on some case (the hint can only name a slip the cases separate)."""
     for name in ch06.PAIRS_HINTS:
-        assert any(ch06._pairs_slips(p, h, level)[name] != math.ceil((norm.ppf(0.5 + level / 2) * p.std().item() / h) ** 2)
-                   for p, h, level in ch06._pilot_cases()), name
+        right = [math.ceil((norm.ppf(0.5 + lv / 2) * p.std().item() / h) ** 2) for p, h, lv in ch06._pilot_cases()]
+        assert any(ch06._pairs_slips(p, h, level)[name] != n
+                   for (p, h, level), n in zip(ch06._pilot_cases(), right)), name
 
 
 def test_6_1_and_6_2_draw_hidden_cases_in_grading_mode(monkeypatch):
@@ -162,6 +163,7 @@ def test_6_4(capsys):
     ((0.9, 0.8), "two pairs of raw scores"),                          # one candidate
     ((("0.95", "0.5"), ("0.6", "0.6")), "strings"),
     (((0.95, 0.5), (0.6, float("nan"))), "not NaN"),
+    (((0.95, 0.5), (0.6, None)), "None is not a number: give four numbers"),
     (((0.92, 0.21), (0.45, 0.45)), "rescale below 0"),               # rescaled values given as raw
     (((0.95, 0.30), (0.60, 0.60)), "R_A would rescale below 0"),
     (((0.60, 0.60), (0.95, 0.50)), "wrong order"),                    # A and B swapped

@@ -74,9 +74,10 @@ def check_6_1(student_fn, hint: int = 1) -> bool:
             raise AssertionError(f"{case}: your n = {n:,} gives a half-width of "
                                  f"{z * s / math.sqrt(max(n, 1)):.5f}; the smallest n that reaches {h:.5f} differs")
 
-    return run("6.1", test, "the half-width of a level-L interval is z SE = z s / √n (z = norm.ppf(0.5 + L / 2), s the "
-               "sample standard deviation of single scores): solve z s / √n <= h for n.",
-               code="s = pilot.std().item(); z = norm.ppf(0.5 + level / 2); return math.ceil((z * s / half_width) ** 2)",
+    return run("6.1", test, "the half-width of a level-L interval is z SE = z s / √n (z = norm.ppf(0.5 + L / 2), "
+               "s the sample standard deviation of single scores): solve z s / √n <= h for n.",
+               code="s = pilot.std().item(); z = norm.ppf(0.5 + level / 2); "
+                    "return math.ceil((z * s / half_width) ** 2)",
                level=hint)
 
 
@@ -107,8 +108,8 @@ def check_6_2(student_fn, hint: int = 1) -> bool:
             raise AssertionError(f"{case}: your b = {value:.4f} does not give back the published rescaled scores "
                                  f"(it is off by {abs(value - b):.4f})")
 
-    return run("6.2", test, "solve x' = (x - b) / (1 - b) for b: every pair (x, x') with x' < 1 gives x - x' = b (1 - x'); "
-               "the printed scores are rounded, so combine the pairs rather than trusting one.",
+    return run("6.2", test, "solve x' = (x - b) / (1 - b) for b: every pair (x, x') with x' < 1 gives "
+               "x - x' = b (1 - x'); the printed scores are rounded, so combine the pairs rather than trusting one.",
                code="d, w = raw - rescaled, 1 - rescaled; return float((d * w).sum() / (w * w).sum())  "
                     "# least squares of x - x' = b (1 - x')", level=hint)
 
@@ -172,7 +173,8 @@ def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
                code="b = B.layer_baseline(BERT_SCORE_BASELINES / \"roberta-large.tsv\", 17)  # [b_P, b_R, b_F]; "
                     "pub = next(c for c in halford[\"candidates\"] if c[\"id\"] == ch06.CANDIDATE_6_3)"
                     "[\"published\"]; "
-                    "answer_6_3 = (b[0].item() + (1 - b[0].item()) * pub[\"P\"], b[1].item() + (1 - b[1].item()) * pub[\"R\"])",
+                    "answer_6_3 = (b[0].item() + (1 - b[0].item()) * pub[\"P\"], "
+                    "b[1].item() + (1 - b[1].item()) * pub[\"R\"])",
                level=hint)
 
 
@@ -183,7 +185,8 @@ def _course_b() -> tuple[float, float, float]:
     import course_lib
     from course_lib.bertscore.baseline import default_baseline_path, read_baseline
 
-    return tuple(float(v) for v in read_baseline(default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER])
+    table = read_baseline(default_baseline_path(course_lib.EMBEDDED_MODEL))
+    return tuple(float(v) for v in table[course_lib.DEFAULT_LAYER])
 
 
 def _harmonic(p: float, r: float) -> float:
@@ -200,13 +203,17 @@ def check_6_4(answer, hint: int = 1) -> bool:
             "set answer_6_4 to two pairs of raw scores: ((P_A, R_A), (P_B, R_B))")
         if any(isinstance(v, str) for c in answer for v in c):
             raise AssertionError("your scores are strings; give numbers")
-        (pa, ra), (pb, rb) = ((_number(p), _number(r)) for p, r in answer)
+        try:
+            (pa, ra), (pb, rb) = ((_number(p), _number(r)) for p, r in answer)
+        except TypeError as err:
+            raise AssertionError(f"{err}: give four numbers, ((P_A, R_A), (P_B, R_B))") from None
         assert all(0 < v <= 1 for v in (pa, ra, pb, rb)), (
             "raw P and R of real text lie between 0 and 1 (and are not NaN): give raw scores, not rescaled ones")
         b_p, b_r, b_f = _course_b()
-        low = [name for name, v, b in (("P_A", pa, b_p), ("R_A", ra, b_r), ("P_B", pb, b_p), ("R_B", rb, b_r)) if v <= b]
-        assert not low, (f"{' and '.join(low)} would rescale below 0 (the baseline is {b_p:.3f}); a harmonic mean of a negative "
-                         "number means nothing: keep every raw score above b")
+        low = [name for name, v, b in (("P_A", pa, b_p), ("R_A", ra, b_r), ("P_B", pb, b_p), ("R_B", rb, b_r))
+               if v <= b]
+        assert not low, (f"{' and '.join(low)} would rescale below 0 (b_P and b_R are about {b_p:.3f}); a harmonic "
+                         "mean of a negative number means nothing: keep every raw score above b")
         f_a, f_b = _harmonic(pa, ra), _harmonic(pb, rb)
         h_a = _harmonic((pa - b_p) / (1 - b_p), (ra - b_r) / (1 - b_r))
         h_b = _harmonic((pb - b_p) / (1 - b_p), (rb - b_r) / (1 - b_r))

@@ -245,8 +245,9 @@ def check_9_4(student_fn, hint: int = 1) -> bool:
             raise AssertionError(f"{seen}: you swapped candidate and reference, which swaps P and R: R now is the "
                                  "old P, and P the old R. Keep the answer as the candidate")
         if cands == tuple(fillers) or refs == tuple(fillers):
-            raise AssertionError(f"{seen}: you replaced a text by the filler, so the answer's tokens lose their matches "
-                                 "and P falls with R. Keep the answer and what it matches; *add* what only one side misses")
+            raise AssertionError(f"{seen}: you replaced a text by the filler, so the answer's tokens lose their "
+                                 "matches and P falls with R. Keep the answer and what it matches; *add* what only "
+                                 "one side misses")
         if same_ref and all(a in c and f in c for c, a, f in zip(cands, answers, fillers)):
             raise AssertionError(f"{seen}: you padded the answer, the verbose system's shape (section 1): extra tokens "
                                  "in the *candidate* have nothing to match, and P pays. R averages over the other "
@@ -286,7 +287,8 @@ def check_9_5(student_fn, hint: int = 1) -> bool:
     def test():
         edits = edits_9_5().copy()
         edits["flag"] = _flags(student_fn, edits)
-        assert edits["flag"].any(), f"your guard flags nothing, none of the {(edits['kind'] != 'paraphrase').sum()} edits"
+        n_edits = int((edits["kind"] != "paraphrase").sum())
+        assert edits["flag"].any(), f"your guard flags nothing, none of the {n_edits} edits"
         rate = edits.groupby("kind")["flag"].agg(["sum", "size"])
         for kind in ("numbers", "names", "negation"):
             hit, n = rate.loc[kind]
