@@ -22,80 +22,103 @@ ROBERTA = Path(bert_score.__file__).parent / "rescale_baseline" / "en" / "robert
 solution = partial(definition, NOTEBOOK, math=math, torch=torch, norm=norm)
 
 
-# ---- 6.1: b, its standard error and an interval at any level ---------------------------------
+# ---- 6.1: how many pairs for a wanted half-width, from a pilot --------------------------------
 
-def _interval(b, se, z):
-    return b, se, b - z * se, b + z * se
-
-
-def se_population_std(scores, level=0.95):  # divides by n instead of n - 1
-    se = (scores.std(unbiased=False) / math.sqrt(len(scores))).item()
-    return _interval(scores.mean().item(), se, norm.ppf(0.5 + level / 2))
-
-
-def se_is_std(scores, level=0.95):  # forgets the sqrt(n)
-    return _interval(scores.mean().item(), scores.std().item(), norm.ppf(0.5 + level / 2))
-
-
-def se_over_n(scores, level=0.95):  # divides by n instead of sqrt(n)
-    return _interval(scores.mean().item(), (scores.std() / len(scores)).item(), norm.ppf(0.5 + level / 2))
-
-
-def b_is_median(scores, level=0.95):
-    se = (scores.std() / math.sqrt(len(scores))).item()
-    return _interval(scores.median().item(), se, norm.ppf(0.5 + level / 2))
-
-
-def z_always_196(scores, level=0.95):  # copies 1.96 whatever the level
-    return _interval(scores.mean().item(), (scores.std() / math.sqrt(len(scores))).item(), 1.96)
-
-
-def z_one_sided(scores, level=0.95):  # norm.ppf(level): all of 1 - level in one tail
-    return _interval(scores.mean().item(), (scores.std() / math.sqrt(len(scores))).item(), norm.ppf(level))
-
-
-def interval_of_scores(scores, level=0.95):  # the spread of single scores, not of their mean
-    b, se = scores.mean().item(), (scores.std() / math.sqrt(len(scores))).item()
-    z = norm.ppf(0.5 + level / 2)
-    return b, se, b - z * scores.std().item(), b + z * scores.std().item()
-
-
-def calls_the_library(scores, level=0.95):
-    from course_lib.engine.baseline import compute_baseline
-    compute_baseline(["a b", "c d"], n_pairs=2)
-    return se_population_std(scores, level)
+def _slip(name):
+    def wrong(pilot, half_width, level=0.95):
+        return ch06._pairs_slips(pilot, half_width, level)[name]
+    wrong.__name__ = name
+    return wrong
 
 
 def test_6_1_solution_passes(capsys):
-    assert passes(ch06.check_6_1, solution("baseline_interval"), capsys)
+    assert passes(ch06.check_6_1, solution("pairs_needed"), capsys)
 
 
-@pytest.mark.parametrize("wrong", [stub, se_population_std, se_is_std, se_over_n, b_is_median, z_always_196,
-                                   z_one_sided, interval_of_scores, calls_the_library])
-def test_6_1_wrong_answers_fail(wrong, capsys):
-    assert not passes(ch06.check_6_1, wrong, capsys)
+@pytest.mark.parametrize("name", sorted(ch06.PAIRS_HINTS))
+def test_6_1_each_slip_fails_with_the_hint_that_names_it(name, capsys):
+    assert not passes(ch06.check_6_1, _slip(name), capsys)
+    ch06.check_6_1(_slip(name))
+    out = capsys.readouterr().out
+    want = {"rounded to the nearest": "rounded down"}.get(name, name)  # the nearest rounds down on a case first
+    assert ch06.PAIRS_HINTS[want].split(":")[0] in out, out
 
 
-# ---- 6.2: undo the rescaling -----------------------------------------------------------------
-
-@pytest.mark.parametrize("wrong", [
-    stub,
-    lambda x, b: x * (1 - b),          # forgets + b
-    lambda x, b: (x - b) / (1 - b),    # rescales again
-    lambda x, b: x + b,                # forgets the factor
-    lambda x, b: x * (1 - b) - b,      # wrong sign
-    lambda x, b: "0.5",                # not a number
+@pytest.mark.parametrize("wrong, words", [
+    (stub, "NotImplementedError"),
+    (lambda p, h, level=0.95: str(math.ceil((norm.ppf(0.5 + level / 2) * p.std().item() / h) ** 2)), "string"),
+    (lambda p, h, level=0.95: float("nan"), "your n is NaN"),
+    (lambda p, h, level=0.95: None, "None is not a number: return the number of pairs"),
+    (lambda p, h, level=0.95: 1000, "gives a half-width"),  # a guess
 ])
-def test_6_2(wrong, capsys):
-    assert passes(ch06.check_6_2, solution("unrescale"), capsys)
+def test_6_1_other_mistakes_fail(wrong, words, capsys):
+    assert not passes(ch06.check_6_1, wrong, capsys)
+    ch06.check_6_1(wrong)
+    assert words in capsys.readouterr().out
+
+
+def test_6_1_accepts_numpy_and_float_whole_numbers(capsys):
+    z = lambda level: norm.ppf(0.5 + level / 2)  # noqa: E731
+    assert passes(ch06.check_6_1, lambda p, h, level=0.95: np.ceil((z(level) * p.std().item() / h) ** 2), capsys)
+
+
+def test_6_1_cases_catch_every_slip():
+    """Every slip differs from the right n on some case (the hint can only name a slip the cases separate)."""
+    for name in ch06.PAIRS_HINTS:
+        right = [math.ceil((norm.ppf(0.5 + lv / 2) * p.std().item() / h) ** 2) for p, h, lv in ch06._pilot_cases()]
+        assert any(ch06._pairs_slips(p, h, level)[name] != n
+                   for (p, h, level), n in zip(ch06._pilot_cases(), right)), name
+
+
+def test_6_1_and_6_2_draw_hidden_cases_in_grading_mode(monkeypatch):
+    learning = [c[0].tolist() for c in ch06._pilot_cases()], [c[2] for c in ch06._published_cases()]
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "7")
+    hidden = [c[0].tolist() for c in ch06._pilot_cases()], [c[2] for c in ch06._published_cases()]
+    assert hidden[0] != learning[0] and hidden[1] != learning[1]
+    assert ch06.check_6_1(solution("pairs_needed")) and ch06.check_6_2(solution("recover_baseline"))
+
+
+# ---- 6.2: the baseline behind published (raw, rescaled) pairs -------------------------------
+
+def test_6_2_solution_passes(capsys):
+    assert passes(ch06.check_6_2, solution("recover_baseline"), capsys)
+
+
+@pytest.mark.parametrize("name", ["difference", "swapped", "mean of raw", "near one"])
+def test_6_2_each_slip_fails_with_the_hint_that_names_it(name, capsys):
+    wrong = lambda raw, rescaled: ch06._baseline_slips(raw, rescaled)[name]  # noqa: E731
     assert not passes(ch06.check_6_2, wrong, capsys)
+    ch06.check_6_2(wrong)
+    assert ch06.BASELINE_HINTS[name] in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("wrong, words", [
+    (stub, "NotImplementedError"),
+    (lambda x, y: float(((x - y) / (1 - y)).mean()), "0 / 0"),        # every pair, the identical one too: NaN
+    (lambda x, y: (x - y) / (1 - y), "numbers; return one b"),       # one b per pair
+    (lambda x, y: "0.83", "string"),
+    (lambda x, y: None, "None is not a number; return b as a number"),
+    (lambda x, y: 0.36, "off by"),                                    # the course's b, whatever the table
+])
+def test_6_2_other_mistakes_fail(wrong, words, capsys):
+    assert not passes(ch06.check_6_2, wrong, capsys)
+    ch06.check_6_2(wrong)
+    assert words in capsys.readouterr().out
+
+
+def test_6_2_other_honest_solutions_pass(capsys):
+    from scipy.stats import linregress
+
+    assert passes(ch06.check_6_2, lambda x, y: linregress(y.numpy(), x.numpy()).intercept, capsys)
+    assert passes(ch06.check_6_2, lambda x, y: float(((x - y) / (1 - y))[y < 1].median()), capsys)
 
 
 # ---- 6.3: the raw roberta-large P and R behind the published ones -----------------------------
 
 def test_6_3_solution_passes(capsys):
     ns = run_cells(NOTEBOOK, "answer_6_3 = None", B=B, ch06=ch06, halford=course_lib.resources.halford(),
-                   BERT_SCORE_BASELINES=ROBERTA.parent, unrescale=solution("unrescale"))
+                   BERT_SCORE_BASELINES=ROBERTA.parent)
     assert passes(ch06.check_6_3, ns["answer_6_3"], ns["accepted_6_3"], capsys)
 
 
@@ -125,23 +148,42 @@ def test_6_3_wrong_answers_fail(capsys):
         assert not passes(ch06.check_6_3, right, wrong_ids, capsys)
 
 
-# ---- 6.4: rankings and signs under rescaling, on fresh pairs ---------------------------------
+# ---- 6.4: two candidates whose order flips under the harmonic mean of rescaled P and R --------
 
 def test_6_4(capsys):
-    ns = run_cells(NOTEBOOK, "answer_6_4 = {", course_lib=course_lib, ch06=ch06, B=B,
-                   b_F=B.layer_baseline(B.default_baseline_path(course_lib.EMBEDDED_MODEL), 4)[2].item(),
-                   spearmanr=__import__("scipy.stats", fromlist=["spearmanr"]).spearmanr)
+    ns = run_cells(NOTEBOOK, "answer_6_4 = None", B=B, b_F=0.3619375527, b_P=0.3637708127, b_R=0.3639228940)
     right = ns["answer_6_4"]
     assert passes(ch06.check_6_4, right, capsys)
-    want = ch06._expected_6_4()
-    assert 0 < want["negative"] < len(ch06.pairs_6_4()[0])  # the count is neither none nor all
-    assert passes(ch06.check_6_4, {k: torch.tensor(float(v)) for k, v in right.items()}, capsys)
-    assert passes(ch06.check_6_4, {k: np.float32(v) for k, v in right.items()}, capsys)
-    b = want["b"]
-    for wrong in (None, 1, {"spearman": 1}, dict.fromkeys(right),
-                  {**right, "spearman": 0.99}, {**right, "spearman": "1"},
-                  {**right, "negative": 0}, {**right, "negative": 20},                  # none; a guess of half
-                  {**right, "negative": len(ch06.pairs_6_4()[0]) - want["negative"]},    # counted the positives
-                  {**right, "empty": 0.0}, {**right, "empty": -1.0}, {**right, "empty": -b},
-                  {**right, "empty": -0.4498 / (1 - 0.4498)}):                           # layer 5's b
-        assert not passes(ch06.check_6_4, wrong, capsys)
+    assert passes(ch06.check_6_4, [[np.float32(v) for v in c] for c in right], capsys)
+    assert passes(ch06.check_6_4, tuple(tuple(torch.tensor(v) for v in c) for c in right), capsys)
+
+
+@pytest.mark.parametrize("wrong, words", [
+    (None, "two pairs of raw scores"),
+    ((0.9, 0.8), "two pairs of raw scores"),                          # one candidate
+    ((("0.95", "0.5"), ("0.6", "0.6")), "strings"),
+    (((0.95, 0.5), (0.6, float("nan"))), "not NaN"),
+    (((0.95, 0.5), (0.6, None)), "None is not a number: give four numbers"),
+    (((0.92, 0.21), (0.45, 0.45)), "rescale below 0"),               # rescaled values given as raw
+    (((0.95, 0.30), (0.60, 0.60)), "R_A would rescale below 0"),
+    (((0.60, 0.60), (0.95, 0.50)), "wrong order"),                    # A and B swapped
+    (((0.95, 0.50), (0.65, 0.65)), "raw F by at least 0.01"),         # a flip, but raw F nearly tied
+    (((0.90, 0.80), (0.70, 0.70)), "no flip"),                        # both recipes agree
+    (((0.80, 0.80), (0.70, 0.70)), "no flip"),                        # balanced both: nothing to punish
+])
+def test_6_4_wrong_answers_fail_with_a_hint_that_names_the_mistake(wrong, words, capsys):
+    assert not passes(ch06.check_6_4, wrong, capsys)
+    ch06.check_6_4(wrong)
+    assert words in capsys.readouterr().out
+
+
+def test_code_hints_come_on_request_and_never_in_grading_mode(capsys, monkeypatch):
+    for check, wrong in ((ch06.check_6_1, _slip("no square")), (ch06.check_6_2, lambda x, y: 0.36),
+                         (ch06.check_6_4, ((0.9, 0.8), (0.7, 0.7)))):
+        check(wrong, hint=2)
+        assert "Code:" in capsys.readouterr().out
+        monkeypatch.setenv("COURSE_GRADING", "1")
+        with pytest.raises(AssertionError) as failed:
+            check(wrong, hint=2)
+        assert "Code:" not in str(failed.value)
+        monkeypatch.delenv("COURSE_GRADING")

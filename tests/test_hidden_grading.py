@@ -1,4 +1,4 @@
-"""Value exercises of chapters 01-03 and 06-09 are graded on hidden data (issue 30), without nbgrader. For
+"""Value exercises of chapters 01-03 and 06-08 are graded on hidden data (issue 30), without nbgrader. For
 each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's module
 gives) is run twice in fresh processes: in learning mode, where it computes the numbers the solution
 notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading seed),
@@ -7,7 +7,8 @@ the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tes
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
 grading seed (its answer is the hash the command prints for them); 7.4, 7.5, 7.7 and 4.5 are functions,
-checked on the checker's cases (7.4's on hidden WMT16 pairs).
+checked on the checker's cases (7.4's on hidden WMT16 pairs), and so are 6.1, 6.2, 9.4 and 9.5 (their hidden cases:
+tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a design task, checked on the student's answer.
 """
 from __future__ import annotations
 
@@ -109,19 +110,6 @@ def answer_6_3():
     return [[raw_P[asked["id"]], raw_R], [k for k, p in raw_P.items() if p >= ch06.THRESHOLD_6_3]]
 
 
-def answer_6_4():
-    from scipy.stats import spearmanr
-
-    from course_lib.bertscore import baseline as B
-    from course_lib.course.checks import ch06
-
-    b_F = float(B.read_baseline(B.default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER, 2])
-    _, _, F = course_lib.score(*ch06.pairs_6_4())
-    x = B.rescale(F, b_F)
-    return [{"spearman": float(spearmanr(F, x).statistic), "negative": int((x < 0).sum()),
-             "empty": float(B.rescale(torch.tensor(0.0), b_F))}]
-
-
 def answer_7_3():
     from course_lib.bertscore.baseline import default_baseline_path
     from course_lib.course.checks import ch07
@@ -182,25 +170,6 @@ def answer_8_6():
     return [(a[1] - a[0]) / (b[1] - b[0])]
 
 
-def answer_9_4():
-    from course_lib.course.checks import ch09
-
-    g, p, e = ch09.padded_answers()
-    P0, R0, _ = course_lib.score(g, e)
-    P1, R1, _ = course_lib.score(p, e)
-    p_drop = float(P0.mean() - P1.mean())
-    return ["recall" if abs(float(R0.mean() - R1.mean())) < abs(p_drop) else "precision", p_drop]
-
-
-def answer_9_5():
-    from course_lib.course.checks import ch09
-
-    e = ch09.edits_9_5().copy()
-    e["F"] = course_lib.score(e["edited"].tolist(), e["original"].tolist())[2].numpy()
-    means = e.groupby("kind")["F"].mean()
-    return [str(means.idxmax()), float(means.max())]
-
-
 FUNCTIONS = {"8.6": cluster_interval}  # the student's function, passed before the values
 '''
 
@@ -229,8 +198,8 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
-            "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3"],
+            "08": ["8.4", "8.5", "8.6"]}
 
 
 def _run(tmp_path, exercises, env_extra, published=None):

@@ -1,19 +1,20 @@
 """Checkers for chapter 06 (baseline rescaling).
 
 Expected values come from course_lib.bertscore.baseline, bert-score's shipped baseline files, scipy and
-the Rob Halford data in course_lib/resources/rag_halford/ -- never from a typed-in score. The find-it
-exercises (6.3, 6.4) run on data the chapter never prints: the published P and R of the Halford
-answers, and a fresh sample of STS-B pairs (`pairs_6_4`).
+the Rob Halford data in course_lib/resources/rag_halford/ -- never from a typed-in score. 6.1 and 6.2 run the
+student's function on pilots and published scores the chapter never prints (ch06_cases; drawn with the grading
+seed in grading mode); 6.3 asks about the published P and R of the Halford answers (another candidate and
+threshold in grading mode); 6.4 is a design task, checked on the student's own scores.
 """
 from __future__ import annotations
 
 import math
-from functools import lru_cache
-from pathlib import Path
 
 import torch
 
-from . import close, forbid, grading, hidden_rng, run
+from . import close, grading, hidden_rng, run
+from .ch06_cases import (BASELINE_HINTS, PAIRS_HINTS, _z, _baseline_slips, _bert_score_baseline,  # noqa: F401
+                        _pairs_slips, _pilot_cases, _published_cases)
 
 from course_lib.resources import halford
 
@@ -32,89 +33,85 @@ def _number(x) -> float:
         raise TypeError(f"{type(x).__name__} is not a number") from None
 
 
-def _is_number(x) -> bool:
+# ------------------------------------------------------------------ 6.1: how many pairs for a half-width
+
+def _whole(x) -> int:
+    """A whole number from an int, an integer-valued float or a one-element tensor; ValueError for another
+    number, AssertionError (a hint) for no number at all."""
     try:
-        _number(x)
-        return True
-    except TypeError:
-        return False
-
-
-# ------------------------------------------------------------------ 6.1: b, its SE, an interval
-
-def _score_samples():
-    """Score-like samples never shown in the chapter: random, a few values, n = 2, real spread."""
-    g = torch.Generator().manual_seed(6)
-    return [torch.rand(50, generator=g) * 0.4 + 0.2, torch.tensor([0.31, 0.35, 0.42, 0.29, 0.38]),
-            torch.tensor([0.5, 0.7]), torch.randn(400, generator=g) * 0.07 + 0.36]
-
-
-LEVELS_6_1 = (0.95, 0.90, 0.99, 0.5)
+        value = _number(x)
+    except TypeError as err:
+        raise AssertionError(f"{err}: return the number of pairs (an int)") from None
+    if math.isnan(value):
+        raise AssertionError("your n is NaN, not a number of pairs")
+    if value != int(value):
+        raise ValueError(value)
+    return int(value)
 
 
 def check_6_1(student_fn, hint: int = 1) -> bool:
-    """Exercise 6.1: `student_fn(scores, level)` -> (b, se, low, high): the mean, its standard error and
-    the normal-approximation interval at confidence `level`."""
-    from scipy.stats import norm
-
-    student_fn = forbid(student_fn, "course_lib.engine.baseline.compute_baseline")
-
+    """Exercise 6.1: `student_fn(pilot, half_width, level)` -> the smallest number of random pairs n whose
+    normal-approximation interval at `level` has a half-width z s / sqrt(n) of at most `half_width` (s: the
+    pilot's sample standard deviation), on pilots the chapter never prints (hidden ones in grading mode)."""
     def test():
-        for k, x in enumerate(_score_samples()):
-            for level in LEVELS_6_1:
-                got = student_fn(x.clone(), level)
-                assert isinstance(got, tuple) and len(got) == 4, "return a tuple (b, se, low, high)"
-                b, se, low, high = (_number(v) for v in got)
-                want_b = x.mean().item()
-                want_se = (x.std() / math.sqrt(len(x))).item()  # torch's std: sample std (n - 1)
-                z = norm.ppf(0.5 + level / 2)
-                assert close(b, want_b), f"sample {k}: b should be {want_b:.5f}, yours {b:.5f}"
-                assert close(se, want_se), (f"sample {k} (n = {len(x)}): the standard error should be "
-                                            f"{want_se:.5f}, yours {se:.5f}")
-                assert close(high - b, b - low, 1e-6), f"level {level}: the interval should be centred on b"
-                assert close((high - b) / want_se, z, 1e-4), (
-                    f"level {level}: your interval is b ± {(high - b) / want_se:.3f} standard errors; the "
-                    f"normal distribution keeps {level:.0%} of its mass within ± {z:.3f}")
+        for pilot, h, level in _pilot_cases():
+            case = f"a pilot of {len(pilot)} scores (s = {pilot.std().item():.4f}), half-width {h:.4f}, level {level}"
+            got = student_fn(pilot.clone(), h, level)
+            if isinstance(got, str):
+                raise AssertionError(f"{case}: you returned the string {got!r}; return the number of pairs (an int)")
+            z, s = _z(level), pilot.std().item()
+            try:
+                n = _whole(got)
+            except AssertionError as err:
+                raise AssertionError(f"{case}: {err}") from None
+            except ValueError:
+                raise AssertionError(f"{case}: {_number(got):.2f} pairs? {PAIRS_HINTS['not rounded up']}") from None
+            if n >= 1 and z * s / math.sqrt(n) <= h * (1 + 1e-9) and (n == 1 or z * s / math.sqrt(n - 1) > h):
+                continue
+            slips = _pairs_slips(pilot, h, level)
+            named = next((k for k, v in slips.items() if v == n and k != "not rounded up"), None)
+            assert named is None, f"{case}: your n = {n:,}: {PAIRS_HINTS[named]}"
+            raise AssertionError(f"{case}: your n = {n:,} gives a half-width of "
+                                 f"{z * s / math.sqrt(max(n, 1)):.5f}; the smallest n that reaches {h:.5f} differs")
 
-    return run("6.1", test, "b is the mean; its standard error is the *sample* standard deviation (n - 1, "
-               "torch's default) over the square root of n; a level-L interval is b ± z SE, where z leaves "
-               "(1 - L) / 2 of a normal distribution in each tail (1.96 for L = 0.95).",
-               code="se = (scores.std() / math.sqrt(len(scores))).item(); z = norm.ppf(0.5 + level / 2); "
-                    "b = scores.mean().item(); return b, se, b - z * se, b + z * se", level=hint)
+    return run("6.1", test, "the half-width of a level-L interval is z SE = z s / √n (z = norm.ppf(0.5 + L / 2), "
+               "s the sample standard deviation of single scores): solve z s / √n <= h for n.",
+               code="s = pilot.std().item(); z = norm.ppf(0.5 + level / 2); "
+                    "return math.ceil((z * s / half_width) ** 2)",
+               level=hint)
 
 
-# ------------------------------------------------------------------ 6.2: undo a rescaling
+# ------------------------------------------------------------------ 6.2: b from published (raw, rescaled) pairs
 
 def check_6_2(student_fn, hint: int = 1) -> bool:
-    """Exercise 6.2: `student_fn(x_rescaled, b)` must undo course_lib.bertscore.baseline.rescale."""
-    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
-    from course_lib.model import EMBEDDED_MODEL
-
+    """Exercise 6.2: `student_fn(raw, rescaled)` -> the baseline b behind published pairs of raw and rescaled
+    scores, printed with 3 decimals (the first pair an identical candidate, 1 and 1); within 0.0015 of b."""
     def test():
-        ours = read_baseline(default_baseline_path(EMBEDDED_MODEL))
-        theirs = read_baseline(_bert_score_baseline("roberta-large"))
-        raw = torch.tensor([0.95, 0.83, 0.41, 0.36, 0.2])
-        for b in (float(ours[4, 2]), float(theirs[17, 2]), 0.5, 0.0):
-            for x in raw:
-                got = student_fn(rescale(x, b).item(), b)
-                assert close(got, x, 1e-5), f"b = {b:.3f}: rescaled {rescale(x, b).item():.4f} came from " \
-                                            f"raw {x.item():.4f}, yours gives {_number_or_nan(got):.4f}"
+        for raw, rescaled, b, what in _published_cases():
+            case = f"{len(raw)} published pairs ({what}, b unknown to you)"
+            got = student_fn(raw.clone(), rescaled.clone())
+            if isinstance(got, torch.Tensor) and got.numel() > 1:
+                raise AssertionError(f"{case}: you returned {got.numel()} numbers; return one b for all pairs")
+            if isinstance(got, str):
+                raise AssertionError(f"{case}: you returned the string {got!r}; return b as a number")
+            try:
+                value = _number(got)
+            except TypeError as err:
+                raise AssertionError(f"{case}: {err}; return b as a number") from None
+            if math.isnan(value):
+                raise AssertionError(f"{case}: {BASELINE_HINTS['nan']}")
+            if close(value, b, 0.0015):
+                continue
+            slips = _baseline_slips(raw, rescaled)
+            named = next((k for k, v in slips.items() if close(value, v, 1e-6)), None)
+            assert named is None, f"{case}: your b = {value:.4f}: {BASELINE_HINTS[named]}"
+            raise AssertionError(f"{case}: your b = {value:.4f} does not give back the published rescaled scores "
+                                 f"(it is off by {abs(value - b):.4f})")
 
-    return run("6.2", test, "the rescaling x' = (x - b) / (1 - b) is linear: solve it for x.",
-               code="return x_rescaled * (1 - b) + b", level=hint)
-
-
-def _number_or_nan(x) -> float:
-    try:
-        return _number(x)
-    except TypeError:
-        return float("nan")
-
-
-def _bert_score_baseline(model: str, lang: str = "en") -> Path:
-    import bert_score
-
-    return Path(bert_score.__file__).parent / "rescale_baseline" / lang / f"{model}.tsv"
+    return run("6.2", test, "solve x' = (x - b) / (1 - b) for b: every pair (x, x') with x' < 1 gives "
+               "x - x' = b (1 - x'); the printed scores are rounded, so combine the pairs rather than trusting one.",
+               code="d, w = raw - rescaled, 1 - rescaled; return float((d * w).sum() / (w * w).sum())  "
+                    "# least squares of x - x' = b (1 - x')", level=hint)
 
 
 # ------------------------------------------------------------------ 6.3: the raw P and R behind the post
@@ -176,91 +173,58 @@ def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
                code="b = B.layer_baseline(BERT_SCORE_BASELINES / \"roberta-large.tsv\", 17)  # [b_P, b_R, b_F]; "
                     "pub = next(c for c in halford[\"candidates\"] if c[\"id\"] == ch06.CANDIDATE_6_3)"
                     "[\"published\"]; "
-                    "answer_6_3 = (unrescale(pub[\"P\"], b[0].item()), unrescale(pub[\"R\"], b[1].item()))",
+                    "answer_6_3 = (b[0].item() + (1 - b[0].item()) * pub[\"P\"], "
+                    "b[1].item() + (1 - b[1].item()) * pub[\"R\"])",
                level=hint)
 
 
-# ------------------------------------------------------------------ 6.4: rankings and signs
+# ------------------------------------------------------------------ 6.4: a ranking that flips
 
-SEED_6_4 = 64
-
-
-def pairs_6_4(n: int = 40) -> tuple[list[str], list[str]]:
-    """n pairs the chapter never prints: half random unrelated pairs from the baseline's pool (a seed of
-    their own), half STS-B pairs (candidates, references). In grading mode, hidden pairs drawn with the
-    grading seed (see _hidden_seed_6_4)."""
-    cands, refs = _pairs_6_4(n, _hidden_seed_6_4(n) if grading() else SEED_6_4)
-    return list(cands), list(refs)  # copies: the cached lists stay as drawn
-
-
-@lru_cache(maxsize=None)
-def _pairs_6_4(n: int, seed: int) -> tuple[list[str], list[str]]:
-    from course_lib.engine.baseline import random_pairs
-    from course_lib.evaluation import datasets
-
-    cands, refs = random_pairs(datasets.baseline_corpus(), n - n // 2, seed=seed)
-    sts = datasets.stsb().sample(n // 2, random_state=seed)
-    return cands + sts["sentence1"].tolist(), refs + sts["sentence2"].tolist()
-
-
-@lru_cache(maxsize=None)
-def _negatives(n: int, seed: int) -> int:
-    """How many of _pairs_6_4(n, seed) rescale below 0 (raw F below b_F at the default layer)."""
+def _course_b() -> tuple[float, float, float]:
+    """The course's baselines (b_P, b_R, b_F) at the default layer."""
     import course_lib
     from course_lib.bertscore.baseline import default_baseline_path, read_baseline
 
-    b = float(read_baseline(default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER, 2])
-    return int((course_lib.score(*_pairs_6_4(n, seed))[2] < b).sum())
+    table = read_baseline(default_baseline_path(course_lib.EMBEDDED_MODEL))
+    return tuple(float(v) for v in table[course_lib.DEFAULT_LAYER])
 
 
-@lru_cache(maxsize=None)
-def _hidden_seed_6_4(n: int) -> int:
-    """The grading seed's draw for 6.4, drawn again while its count of negatives equals the published
-    one (the Spearman correlation is 1 and the empty candidate's value is b's alone on any data, so the
-    count is the part of the answer that the data decides)."""
-    rng = hidden_rng("6.4")
-    while True:
-        seed = rng.randrange(2 ** 31)
-        if _negatives(n, seed) != _negatives(n, SEED_6_4):
-            return seed
-
-
-@lru_cache(maxsize=None)
-def _expected_6_4() -> dict:
-    """What exercise 6.4 asks, computed with course_lib (layer 4, the course's baseline file)."""
-    from scipy.stats import spearmanr
-
-    import course_lib
-    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
-
-    b = float(read_baseline(default_baseline_path(course_lib.EMBEDDED_MODEL))[course_lib.DEFAULT_LAYER, 2])
-    _, _, F = course_lib.score(*pairs_6_4())
-    rescaled = rescale(F, b)
-    return {"spearman": float(spearmanr(F.numpy(), rescaled.numpy()).statistic),
-            "negative": int((rescaled < 0).sum()), "empty": float(rescale(torch.tensor(0.0), b)),
-            "b": b}
+def _harmonic(p: float, r: float) -> float:
+    return 2 * p * r / (p + r)
 
 
 def check_6_4(answer, hint: int = 1) -> bool:
-    """Exercise 6.4: a dict with the Spearman correlation of raw and rescaled F on `pairs_6_4()`, how
-    many of them rescale below 0, and the rescaled F of an empty candidate (raw 0)."""
+    """Exercise 6.4: `answer` = ((P_A, R_A), (P_B, R_B)), raw P and R of two candidates such that A has the
+    higher raw F (so the higher rescaled F, bert-score's way) while B has the higher harmonic mean of the
+    rescaled P and R, each by at least 0.01; the course's layer-4 baselines."""
     def test():
-        keys = ("spearman", "negative", "empty")
-        assert isinstance(answer, dict) and all(k in answer for k in keys), f"answer_6_4 needs the keys {keys}"
-        assert all(_is_number(answer[k]) for k in keys), "every value of answer_6_4 is a number"
-        want = _expected_6_4()
-        assert close(_number(answer["spearman"]), want["spearman"], 1e-6), (
-            "spearman: what does a map x -> (x - b) / (1 - b) with 1 - b > 0 do to the order of the scores?")
-        n = _number(answer["negative"])
-        assert n == want["negative"], (f"negative: you count {n:g}; a rescaled score is negative exactly when the "
-                                       "raw score is below b (score pairs_6_4 at layer 4, rescale, count)")
-        empty = _number(answer["empty"])
-        assert not close(empty, 0.0, 1e-3), "empty: a raw score of 0 is not a rescaled score of 0"
-        assert close(empty, want["empty"], 1e-4), (
-            f"empty: an empty candidate has raw F = 0; rescale 0 with the layer-4 F baseline (yours {empty:.4f})")
+        assert isinstance(answer, (tuple, list)) and len(answer) == 2 and all(
+            isinstance(c, (tuple, list)) and len(c) == 2 for c in answer), (
+            "set answer_6_4 to two pairs of raw scores: ((P_A, R_A), (P_B, R_B))")
+        if any(isinstance(v, str) for c in answer for v in c):
+            raise AssertionError("your scores are strings; give numbers")
+        try:
+            (pa, ra), (pb, rb) = ((_number(p), _number(r)) for p, r in answer)
+        except TypeError as err:
+            raise AssertionError(f"{err}: give four numbers, ((P_A, R_A), (P_B, R_B))") from None
+        assert all(0 < v <= 1 for v in (pa, ra, pb, rb)), (
+            "raw P and R of real text lie between 0 and 1 (and are not NaN): give raw scores, not rescaled ones")
+        b_p, b_r, b_f = _course_b()
+        low = [name for name, v, b in (("P_A", pa, b_p), ("R_A", ra, b_r), ("P_B", pb, b_p), ("R_B", rb, b_r))
+               if v <= b]
+        assert not low, (f"{' and '.join(low)} would rescale below 0 (b_P and b_R are about {b_p:.3f}); a harmonic "
+                         "mean of a negative number means nothing: keep every raw score above b")
+        f_a, f_b = _harmonic(pa, ra), _harmonic(pb, rb)
+        h_a = _harmonic((pa - b_p) / (1 - b_p), (ra - b_r) / (1 - b_r))
+        h_b = _harmonic((pb - b_p) / (1 - b_p), (rb - b_r) / (1 - b_r))
+        seen = f"raw F: A {f_a:.3f}, B {f_b:.3f}; harmonic mean of rescaled P and R: A {h_a:.3f}, B {h_b:.3f}"
+        if f_a < f_b and h_a > h_b:
+            raise AssertionError(f"{seen}: a flip, but in the wrong order: A is the candidate raw F prefers")
+        assert f_a >= f_b + 0.01, f"{seen}: A must beat B in raw F by at least 0.01"
+        assert h_b >= h_a + 0.01, (f"{seen}: no flip (by at least 0.01) yet: B must win on the harmonic mean of the "
+                                   "rescaled P and R")
 
-    return run("6.4", test, "rescaling subtracts the same b from every score and divides by the same positive "
-               "1 - b: the order is kept, and a score goes below 0 exactly when it was below b.",
-               code="P, R, F = course_lib.score(*ch06.pairs_6_4()); x = B.rescale(F, b_F); answer_6_4 = "
-                    "{\"spearman\": spearmanr(F, x).statistic, \"negative\": int((x < 0).sum()), "
-                    "\"empty\": B.rescale(0.0, b_F)}", level=hint)
+    return run("6.4", test, "rescaling F keeps every order (one increasing map for all). Rescaling P and R first "
+               "stretches each one's distance from b by 1 / (1 - b), so an imbalance between P and R grows, and a "
+               "harmonic mean punishes imbalance: a lopsided A can lose to a balanced B.",
+               code="answer_6_4 = ((0.95, 0.50), (0.60, 0.60))  # A lopsided, B balanced", level=hint)

@@ -12,7 +12,7 @@ import numpy as np
 from course_lib.evaluation import datasets
 
 from . import ForbiddenCall, close, forbid, run
-from .ch09_data import QA_DIR, edits_9_5, padded_answers  # noqa: F401 (ch09.*)
+from .ch09_data import FLAG_HINTS, QA_DIR, answers_9_4, edits_9_5  # noqa: F401 (ch09.*)
 
 
 
@@ -204,71 +204,105 @@ def check_9_3(fn, tokenizer=None, hint: int = 1) -> bool:
                level=hint)
 
 
-# ---------------------------------------------------------------- 9.4 / 9.5 questions
+# ---------------------------------------------------------------- 9.4 lower R, keep P
 
-@lru_cache(maxsize=1)
-def _expected_9_4() -> tuple[str, float, float]:
-    """(the half that barely moves, mean raw P drop, mean raw R drop) from grounded to padded answers."""
+@lru_cache(maxsize=4)
+def _scores(cands: tuple, refs: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Raw P and R of course_lib.score(cands, refs) (default model and layer)."""
     import course_lib
 
-    grounded, padded, expected = padded_answers()
-    P0, R0, _ = course_lib.score(grounded, expected)
-    P1, R1, _ = course_lib.score(padded, expected)
-    p_drop, r_drop = float(P0.mean() - P1.mean()), float(R0.mean() - R1.mean())
-    return ("recall" if abs(r_drop) < abs(p_drop) else "precision"), p_drop, r_drop
+    P, R, _ = course_lib.score(list(cands), list(refs))
+    return P.numpy(), R.numpy()
 
 
-def check_9_4(answer, p_drop=None, hint: int = 1) -> bool:
-    """Exercise 9.4: answer "precision" or "recall" (the half that barely moves when off-topic true text is
-    appended to the answers); p_drop: mean raw P of the grounded answers minus that of the padded ones."""
+def _words(text: str) -> list[str]:
+    return text.split()
 
+
+def check_9_4(student_fn, hint: int = 1) -> bool:
+    """Exercise 9.4: `student_fn(answer, expected, filler)` -> (candidate, reference): a pair built from the
+    texts whose mean raw R (over ch09.answers_9_4(), hidden fillers in grading mode) falls by at least 0.10 from
+    R(answer, expected), while mean raw P moves by at most a quarter of that fall."""
     def test():
-        assert isinstance(answer, str), 'set answer_9_4 to a string: "precision" or "recall"'
-        got = answer.strip().lower()
-        assert got in ("precision", "recall"), 'answer "precision" or "recall"'
-        key, want_p, _ = _expected_9_4()
-        assert p_drop is not None, "set p_drop_9_4 to the mean drop of raw P (a number)"
-        assert close(p_drop, want_p, 0.01), (
-            f"p_drop_9_4 = {float(p_drop):.4f} is not the drop of mean raw P from the grounded to the padded "
-            "answers (ch09.padded_answers(), both scored against the expected answers with course_lib.score)")
-        assert got == key, "your p_drop_9_4 is right; now compare it with the drop of mean R"
+        answers, expected, fillers = answers_9_4()
+        pairs = [student_fn(a, e, f) for a, e, f in zip(answers, expected, fillers)]
+        assert all(isinstance(p, (tuple, list)) and len(p) == 2 for p in pairs), (
+            "return a pair of texts: (candidate, reference)")
+        assert all(isinstance(t, str) for p in pairs for t in p), "the candidate and the reference are strings"
+        cands, refs = (tuple(t.strip() for t in texts) for texts in zip(*pairs))
+        assert all(cands) and all(refs), ("an empty candidate or reference scores 0 by convention: P falls with R. "
+                                          "Keep text on both sides")
+        P0, R0 = _scores(tuple(answers), tuple(expected))
+        P1, R1 = _scores(cands, refs)
+        r_fall, p_move = float((R0 - R1).mean()), float((P1 - P0).mean())
+        seen = f"mean raw R fell by {r_fall:.3f}, mean raw P moved by {p_move:+.3f}"
+        if r_fall >= 0.10 and abs(p_move) <= r_fall / 4:
+            return
+        same_ref = refs == tuple(expected)
+        if cands == tuple(answers) and same_ref:
+            raise AssertionError(f"{seen}: your pairs are the original ones; edit one of the two texts")
+        if cands == tuple(expected) and refs == tuple(answers):
+            raise AssertionError(f"{seen}: you swapped candidate and reference, which swaps P and R: R now is the "
+                                 "old P, and P the old R. Keep the answer as the candidate")
+        if cands == tuple(fillers) or refs == tuple(fillers):
+            raise AssertionError(f"{seen}: you replaced a text by the filler, so the answer's tokens lose their "
+                                 "matches and P falls with R. Keep the answer and what it matches; *add* what only "
+                                 "one side misses")
+        if same_ref and all(a in c and f in c for c, a, f in zip(cands, answers, fillers)):
+            raise AssertionError(f"{seen}: you padded the answer, the verbose system's shape (section 1): extra tokens "
+                                 "in the *candidate* have nothing to match, and P pays. R averages over the other "
+                                 "text's tokens")
+        if same_ref and all(set(_words(c)) <= set(_words(a)) for c, a in zip(cands, answers)):
+            raise AssertionError(f"{seen}: you cut the answer. R falls, but P moves too: the words you keep lose "
+                                 "part of their context. R averages over the *reference's* tokens: what could the "
+                                 "reference hold that nothing in the answer matches?")
+        raise AssertionError(f"{seen}; R must fall by at least 0.10 while P moves by at most a quarter of that")
 
-    return run("9.4", test, "each reference token looks for its best match in the answer (recall); "
-                            "each answer token looks for its best match in the reference (precision). "
-                            "Which side gains tokens that have nothing to match?",
-               code="g, p, e = ch09.padded_answers(); P0, R0, _ = course_lib.score(g, e); P1, R1, _ = "
-                    "course_lib.score(p, e); p_drop_9_4 = float(P0.mean() - P1.mean()); compare with "
-                    "R0.mean() - R1.mean()", level=hint)
+    return run("9.4", test, "recall averages over the reference's tokens, each one's best match in the candidate; "
+                            "precision averages over the candidate's tokens. Give one side tokens that find nothing "
+                            "on the other, and only R should notice.",
+               code='return answer, expected + " " + filler  # the reference gains tokens the answer cannot match',
+               level=hint)
 
 
-@lru_cache(maxsize=1)
-def _expected_9_5() -> tuple[str, float]:
-    """(the kind of edit in edits_9_5() with the highest mean raw F against its original, that mean F)."""
-    import course_lib
+# ---------------------------------------------------------------- 9.5 a guard for what BERTScore misses
 
-    edits = edits_9_5()
-    _, _, F = course_lib.score(edits["edited"].tolist(), edits["original"].tolist())
-    means = edits.assign(F=F.numpy()).groupby("kind")["F"].mean()
-    return str(means.idxmax()), float(means.max())
+def _flags(student_fn, edits) -> list[bool]:
+    flags = []
+    for original, edited in zip(edits["original"], edits["edited"]):
+        flag = student_fn(original, edited)
+        if isinstance(flag, str):
+            raise AssertionError(f"your guard returned the string {flag!r}: return True or False (the string "
+                                 "\"False\" counts as true)")
+        assert isinstance(flag, (bool, np.bool_)) or flag in (0, 1), (
+            f"your guard returned {flag!r}: return True (flag the edit) or False")
+        flags.append(bool(flag))
+    return flags
 
 
-def check_9_5(answer, mean_f=None, hint: int = 1) -> bool:
-    """9.5: answer, the kind of edit of edits_9_5() that moves F least; mean_f, that kind's mean raw F."""
+def check_9_5(student_fn, hint: int = 1) -> bool:
+    """Exercise 9.5: `student_fn(original, edited)` -> True when the edit changes the meaning. On ch09.edits_9_5()
+    (a hidden sample in grading mode) it must flag at least 10 of the 12 edits of each kind (numbers, names,
+    negation) and at most 10% of the true paraphrases."""
     def test():
-        assert isinstance(answer, str), 'set answer_9_5 to a string: "negation", "numbers" or "names"'
-        got = answer.strip().lower()
-        assert got in ("negation", "numbers", "names"), 'answer "negation", "numbers" or "names"'
-        key, want_f = _expected_9_5()
-        assert mean_f is not None, "set mean_f_9_5 to the mean raw F of the kind you chose (a number)"
-        assert float(mean_f) < 1.5, f"mean_f_9_5 = {float(mean_f):.3f}: give F as a share (0 to 1), not in percent"
-        assert got == key, (f"on ch09.edits_9_5() another kind keeps a higher mean F than {got!r}: score every "
-                            "edited sentence against its original and average F within each kind")
-        assert close(mean_f, want_f, 1e-3), (
-            f"mean_f_9_5 = {float(mean_f):.4f} is not the mean raw F of the {key!r} edits of ch09.edits_9_5() "
-            "(course_lib.score(edited, original), no rescaling)")
+        edits = edits_9_5().copy()
+        edits["flag"] = _flags(student_fn, edits)
+        n_edits = int((edits["kind"] != "paraphrase").sum())
+        assert edits["flag"].any(), f"your guard flags nothing, none of the {n_edits} edits"
+        rate = edits.groupby("kind")["flag"].agg(["sum", "size"])
+        for kind in ("numbers", "names", "negation"):
+            hit, n = rate.loc[kind]
+            assert hit >= n - 2, f"your guard flags {hit} of the {n} {kind} edits: {FLAG_HINTS[kind]}"
+        hit, n = rate.loc["paraphrase"]
+        if hit > 0.1 * n:
+            o, e = edits.loc[(edits["kind"] == "paraphrase") & edits["flag"], ["original", "edited"]].iloc[0]
+            raise AssertionError(f"your guard flags {hit} of the {n} true paraphrases{' (all)' if hit == n else ''}, "
+                                 f"e.g. {o!r} | {e!r}: {FLAG_HINTS['paraphrase']}")
 
-    return run("9.5", test, "the edit that BERTScore notices least is the one whose edited sentences keep "
-                            "the highest F against their originals; measure it on the fresh edits.",
-               code='e = ch09.edits_9_5(); e["F"] = course_lib.score(e["edited"].tolist(), e["original"].tolist())'
-                    '[2].numpy(); means = e.groupby("kind")["F"].mean(); answer_9_5, mean_f_9_5 = means.idxmax(), '
-                    'means.max()', level=hint)
+    return run("9.5", test, "BERTScore keeps its score because every token still finds a match somewhere: a swap "
+                            "changes only *where* numbers and names stand, a negation adds one word. Check exactly "
+                            "those: the order of the numbers and names, and the count of negations.",
+               code="negations = lambda t: len(re.findall(r\"\\bnot\\b|n't\", t)); slot = r\"\\d+|\\b[A-Z]\\w*\"; "
+                    "return negations(original) != negations(edited) or (re.sub(slot, '_', original) == "
+                    "re.sub(slot, '_', edited) and re.findall(slot, original) != re.findall(slot, edited))",
+               level=hint)

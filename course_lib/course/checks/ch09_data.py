@@ -1,6 +1,6 @@
-"""Chapter 09's fresh data for exercises 9.4 and 9.5 (in grading mode, drawn with the grading seed):
-answers padded with true off-topic text, and automatic meaning edits of WMT16 references. `checks.ch09`
-imports these names."""
+"""Chapter 09's fresh data for exercises 9.4 and 9.5 (in grading mode, drawn with the grading seed): answers with
+an off-topic true filler each, and automatic meaning edits of WMT16 references beside true paraphrases; and the
+hints that name 9.5's common slips. `checks.ch09` imports these names."""
 from __future__ import annotations
 
 import re
@@ -22,28 +22,45 @@ def _qa_frame():
     return answers.merge(questions, on="qid")
 
 
-def padded_answers() -> tuple[list[str], list[str], list[str]]:
-    """Fresh data for 9.4: (grounded answers, padded answers, expected answers), in question order. A padded
-    answer is the grounded answer followed by the expected answer of the next question (true, off-topic); in
-    grading mode, by the expected answers of two other questions drawn with the grading seed (hidden data)."""
+def answers_9_4() -> tuple[list[str], list[str], list[str]]:
+    """Fresh data for 9.4: (grounded answers, expected answers, fillers), in question order. A filler is a true
+    sentence off the question's topic: the expected answer of the next question; in grading mode, of another
+    question drawn with the grading seed (hidden data)."""
     qa = _qa_frame()
     grounded = qa[qa["system"] == "grounded"].sort_values("qid")
     expected = grounded["expected"].tolist()
-    padded = [f"{a} {expected[(i + 1) % len(expected)]}" for i, a in enumerate(grounded["answer"])]
-    if grading():  # hidden data: two other questions' expected answers appended, drawn with the grading seed
+    others = [(i + 1) % len(expected) for i in range(len(expected))]
+    if grading():
         rng = hidden_rng("9.4")
-        padded = [" ".join([a] + [expected[j] for j in rng.sample([j for j in range(len(expected)) if j != i], 2)])
-                  for i, a in enumerate(grounded["answer"])]
-    return grounded["answer"].tolist(), padded, expected
+        others = [rng.choice([j for j in range(len(expected)) if j not in (i, (i + 1) % len(expected))])
+                  for i in range(len(expected))]
+    return grounded["answer"].tolist(), expected, [expected[j] for j in others]
 
 
 _NUMBER = r"(?<![\w.,])\d+(?:[.,]\d+)?(?![\w]|[.,]\d)"  # 45, 2,000, 24.5 as one number each
 
 
+def _paraphrases(n: int, seed: int) -> list[tuple[str, str]]:
+    """n true paraphrases (original, paraphrase): STS-B pairs rated 5 ("completely equivalent", 8 words or more)
+    and PAWS-Wiki pairs labelled paraphrase, half each, none of section 7's samples, no pair of two equal texts."""
+    sts = datasets.stsb()
+    sts = sts[(sts["score"] == 5.0) & (sts["sentence1"].str.split().str.len() >= 8)]
+    paws = datasets.paws()
+    paws = paws[paws["label"] == 1]
+    shown = set(sts.sample(25, random_state=0)["sentence1"]) | set(paws.sample(25, random_state=0)["sentence1"])
+    rows = []
+    for frame in (sts, paws):
+        fresh = frame[~frame["sentence1"].isin(shown) & (frame["sentence1"] != frame["sentence2"])]
+        rows += fresh.sample(n // 2, random_state=seed)[
+            ["sentence1", "sentence2"]].itertuples(index=False)
+    return [tuple(r) for r in rows]
+
+
 @lru_cache(maxsize=1)
 def edits_9_5(per_kind: int = 12):
-    """Fresh data for 9.5: automatic edits (kind, original, edited) of WMT16 references that section 7 does not use:
-    swap the only 2 numbers, put "not" after the only is/was/are/were, swap the only 2 capitalised words (names)."""
+    """Fresh data for 9.5: (kind, original, edited) rows. Automatic edits of WMT16 references that section 7 does
+    not use: swap the only 2 numbers, put "not" after the only is/was/are/were, swap the only 2 capitalised words
+    (names); and 3 * per_kind true paraphrases (kind "paraphrase", see _paraphrases) that a guard must let pass."""
     used = set(pd.read_csv(DATA / QA_DIR / "meaning_edits.csv")["original"])
     swap = lambda s, pattern, a, b: re.sub(pattern, lambda m: b if m.group(0) == a else a, s)  # noqa: E731
     rows = []
@@ -61,5 +78,18 @@ def edits_9_5(per_kind: int = 12):
             rows.append(("names", s, swap(s, rf"\b(?:{caps[0]}|{caps[1]})\b", *caps)))
     edits = pd.DataFrame(rows, columns=["kind", "original", "edited"])
     seed = hidden_rng("9.5").randrange(2 ** 32) if grading() else 95  # grading mode: a hidden sample
-    edits = edits.groupby("kind").sample(per_kind, random_state=seed)  # then shuffled: no kind in a block
-    return edits.sample(frac=1, random_state=seed).reset_index(drop=True)
+    edits = edits.groupby("kind").sample(per_kind, random_state=seed)
+    kept = pd.DataFrame([("paraphrase", o, e) for o, e in _paraphrases(3 * per_kind, seed)], columns=edits.columns)
+    return pd.concat([edits, kept]).sample(frac=1, random_state=seed).reset_index(drop=True)  # no kind in a block
+
+
+FLAG_HINTS = {
+    "numbers": "a swap of two numbers keeps the same numbers: compared as a set (as section 8.2 does) they are "
+               "equal, just as BERTScore's greedy matching finds each number wherever it stands. Compare them in "
+               "order",
+    "names": "a swap of two names keeps the same names: compare them in order, not as a set",
+    "negation": "a negation adds (or removes) one word, \"not\": count the negations on each side",
+    "paraphrase": "a reworded sentence moves its names and numbers together with the words around them, a swap "
+                  "moves only them and leaves every other word in place: flag a changed order only when the rest "
+                  "of the sentence is the same",
+}
