@@ -30,10 +30,11 @@ def test_student_release_holds_no_solutions(tmp_path):
     readme = (out / "README.md").read_text()
     assert "## For students" in readme and "## Instructor guide" not in readme and "## Tests" not in readme
     assert "leaves out" in readme  # the list of what the release leaves out
-    # what the release's README and chapters name is there: no tests, no solution notebooks, no notebooks/student
+    # what the release's README and chapters tell a student to run or open is there: no tests, no solution
+    # notebooks, no notebooks/student (the chapters still cite the course repository's test files by name)
     for path in [out / "README.md", *written]:
         text = path.read_text(encoding="utf-8")
-        for absent in ("tests/", "notebooks/student", "pytest", "make test", "solutions/"):
+        for absent in ("notebooks/student", "make test", "solutions/") + (("tests/", "pytest") if path.suffix == ".md" else ()):
             assert absent not in text, (path.name, absent)
     assert "make check NB=work/" in readme
 
@@ -96,3 +97,26 @@ def test_readme_memory_table_is_written_by_make_memory():
                          capture_output=True, text=True, timeout=60)
     first, second = [json.loads(l.split(" ", 1)[1])[0] for l in run.stdout.splitlines()]
     assert second - first > 200e6  # the probe sees a 300 MB allocation (not all of it resident at once)
+
+
+def test_what_follows_a_check_is_folded_in_the_student_notebooks():
+    """The library's version and the why after an exercise are folded (JupyterLab's source_hidden) in the
+    student notebooks, so that scrolling to the check does not show them; the student's own cells stay open."""
+    import nbformat
+
+    folded_text = {}
+    for path in sorted(exercises.STUDENT.glob("*.ipynb")):
+        after_check = False
+        for cell in nbformat.read(path, as_version=4).cells:
+            folded = cell.metadata.get("jupyter", {}).get("source_hidden", False)
+            if cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M):
+                after_check = False
+            own = "NotImplementedError()" in cell.source or "*Your answer here.*" in cell.source
+            is_check = cell.cell_type == "code" and re.search(r"\bcheck_\w+\(", cell.source)
+            assert not (folded and (own or is_check or not after_check)), (path.name, cell.source[:80])
+            after_check = after_check or bool(is_check)
+            if folded:
+                folded_text[path.name] = folded_text.get(path.name, "") + cell.source
+    assert "**Why it moves.**" in folded_text["03_similarity_matrix.ipynb"]          # 3.4's answer
+    assert "per_word = per_token **" in folded_text["01_lexical_metrics.ipynb"]     # 1.4's worked example
+    assert "dots / " in folded_text["03_similarity_matrix.ipynb"] or "norms" in folded_text["03_similarity_matrix.ipynb"]
