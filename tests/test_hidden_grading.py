@@ -6,8 +6,9 @@ where it computes the right answer on the hidden data. In grading mode the right
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
-grading seed (its answer is the hash the command prints for them); 7.4, 7.5, 7.7 and 4.5 are functions,
-checked on the checker's cases (7.4's on hidden WMT16 pairs).
+grading seed (its answer is the hash the command prints for them), 8.1's language pairs and margins too (its answer is a
+frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions, checked on the checker's cases (7.4's on hidden
+WMT16 pairs, 8.2's random table drawn with the grading seed).
 """
 from __future__ import annotations
 
@@ -138,6 +139,17 @@ def answer_7_3():
     return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
+def answer_8_1():
+    from course_lib.course.checks import ch08
+
+    task = ch08.task_8_1()  # the pairs and margins of this mode: a grading run draws others
+    (first, second), n = task["pairs"], task["rows"]
+    x = np.linspace(0.55, 0.65, n)
+    noise = np.random.default_rng(0).normal(0.0, 0.1, 2 * n)
+    return [{"lp": [first] * n + [second] * n, "metric": np.r_[x, x + 0.25].tolist(),
+             "human": (np.r_[-8 * x + 4.0, -8 * x + 6.5] + noise).tolist()}]
+
+
 def answer_8_4():
     from course_lib.course.checks import ch08
     from course_lib.lexical.rouge import rouge_l
@@ -230,7 +242,7 @@ else:
 '''
 
 CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
-            "08": ["8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
+            "08": ["8.1", "8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 
 def _run(tmp_path, exercises, env_extra, published=None):
