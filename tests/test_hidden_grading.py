@@ -6,8 +6,8 @@ where it computes the right answer on the hidden data. In grading mode the right
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
-grading seed (its answer is the hash the command prints for them), 8.1's language pairs and margins too (its answer is a
-frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions, checked on the checker's cases (7.4's on hidden
+grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
+and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions, checked on the checker's cases (7.4's on hidden
 WMT16 pairs, 8.2's random table drawn with the grading seed).
 """
 from __future__ import annotations
@@ -139,6 +139,25 @@ def answer_7_3():
     return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
+def answer_7_8():
+    import bert_score
+
+    from course_lib.bertscore.baseline import default_baseline_path
+    from course_lib.course.checks import ch07
+    from course_lib.model import embedded_model_path
+
+    cands, refs = ch07.pairs_7_8()
+    baseline = str(default_baseline_path(None))
+    settings = {"plain": {}, "idf": {"idf": True},
+                "rescaled": {"rescale_with_baseline": True, "lang": "en", "baseline_path": baseline}}
+    gaps = {}
+    for setting, options in settings.items():
+        P, R, F = bert_score.score(cands, refs, model_type=str(embedded_model_path()), num_layers=4, **options)
+        P2, _, F2 = bert_score.score(refs, cands, model_type=str(embedded_model_path()), num_layers=4, **options)
+        gaps[setting] = [(P2 - R).abs().max().item(), (F2 - F).abs().max().item()]
+    return [{"plain": [True, True], "idf": [False, False], "rescaled": [False, True]}, gaps]
+
+
 def answer_8_1():
     from course_lib.course.checks import ch08
 
@@ -241,7 +260,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3", "7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 
