@@ -407,17 +407,22 @@ def _mistakes_7_8():
     return [
         ("no prediction yet", None, want, "first write your prediction"),
         ("a prediction but no run", RIGHT_7_8, None, "now run the swap"),
-        ("'swapping always swaps P and R'", {k: (True, True) for k in RIGHT_7_8}, want, "computes the idf weights from `refs`"),
+        ("'swapping always swaps P and R'", {k: (True, True) for k in RIGHT_7_8}, want,
+         "computes the idf weights from `refs`"),
         ("'rescaled F changes too'", dict(RIGHT_7_8, rescaled=(False, False)), want, "rescaled with b_F both times"),
         ("'rescaling keeps P = R'", dict(RIGHT_7_8, rescaled=(True, True)), want, "b_P for P and b_R for R"),
         ("a prediction as text", dict(RIGHT_7_8, plain=("yes", "yes")), want, "write True (the same) or False"),
         ("swapped P compared with the original P", RIGHT_7_8, p_with_p, "compare the swapped P with the original R"),
         ("rescaled without a baseline file (raw scores)", RIGHT_7_8, raw, "returns raw scores with only a warning"),
-        ("idf weights from fixed sentences", RIGHT_7_8, dict(want, idf=want["plain"]), "not from fixed idf_sents"),
-        ("gaps as strings", RIGHT_7_8, dict(want, idf=tuple(str(v) for v in want["idf"])), "numbers written as strings"),
+        ("idf weights from fixed sentences", RIGHT_7_8, dict(want, idf=want["plain"]),
+         "not from fixed idf_sents"),
+        ("gaps as strings", RIGHT_7_8, dict(want, idf=tuple(str(v) for v in want["idf"])),
+         "numbers written as strings"),
         ("a NaN gap", RIGHT_7_8, dict(want, idf=(float("nan"), 0.0)), "is NaN"),
-        ("a signed difference", RIGHT_7_8, dict(want, idf=(-want["idf"][0], want["idf"][1])), "a gap is a largest absolute"),
-        ("gaps of other pairs", RIGHT_7_8, dict(want, idf=(want["idf"][0] * 1.5, want["idf"][1])), "swapping ch07.pairs_7_8() gives"),
+        ("a signed difference", RIGHT_7_8, dict(want, idf=(-want["idf"][0], want["idf"][1])),
+         "a gap is a largest absolute"),
+        ("gaps of other pairs", RIGHT_7_8, dict(want, idf=(want["idf"][0] * 1.5, want["idf"][1])),
+         "swapping ch07.pairs_7_8() gives"),
     ]
 
 

@@ -7,8 +7,8 @@ the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tes
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
 grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
-and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions, checked on the checker's cases (7.4's on hidden
-WMT16 pairs, 8.2's random table drawn with the grading seed).
+and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed).
 """
 from __future__ import annotations
 
@@ -260,7 +260,8 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"], "07a": ["7.3", "7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3", "6.4"],
+            "07a": ["7.3", "7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"], "09": ["9.4", "9.5"]}
 
 

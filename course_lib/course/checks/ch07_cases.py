@@ -71,8 +71,9 @@ def judge_7_8(prediction, gaps) -> None:
         f"prediction_7_8 should be a dict with the keys {list(SETTINGS_7_8)}")
     for name in SETTINGS_7_8:
         for guess in _two(prediction[name], f"prediction_7_8[{name!r}]"):
-            assert type(guess).__name__ in ("bool", "bool_"), (f"prediction_7_8[{name!r}] holds {guess!r}: write True (the same) or "
-                                             "False (it changes), not text or numbers")
+            assert type(guess).__name__ in ("bool", "bool_"), (
+                f"prediction_7_8[{name!r}] holds {guess!r}: write True (the same) or False (it changes), not text or "
+                "numbers")
     assert gaps is not None, "now run the swap and set gaps_7_8 to the measured gaps"
     assert isinstance(gaps, dict) and set(gaps) == set(SETTINGS_7_8), (
         f"gaps_7_8 should be a dict with the keys {list(SETTINGS_7_8)}")
@@ -102,7 +103,8 @@ def judge_7_8(prediction, gaps) -> None:
             f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}); swapping ch07.pairs_7_8() gives "
             f"(P {want[name][0]:.2g}, F {want[name][1]:.2g}): score (cands, refs) and (refs, cands) with the "
             "same settings")
-    wrong = [WHY_7_8.get((name, part, bool(guess)), f"{name}, {part}: the run says {'the same' if gap < SAME_7_8 else 'changed'}")
+    wrong = [WHY_7_8.get((name, part, bool(guess)), f"{name}, {part}: the run says "
+                         + ("the same" if gap < SAME_7_8 else "changed"))
              for name in SETTINGS_7_8
              for part, guess, gap in zip("PF", prediction[name], want[name]) if guess != (gap < SAME_7_8)]
     assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong)
