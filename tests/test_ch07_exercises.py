@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course_lib.course.checks import ch07
+from course_lib.course.checks import ch07, ch07_cases
 from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
 
 NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
@@ -380,7 +380,7 @@ RIGHT_7_8 = {"plain": (True, True), "idf": (False, False), "rescaled": (False, T
 
 def _gaps_7_8():
     """The check's own gaps on ch07.pairs_7_8() and those of the slip "swapped P compared with the original P"."""
-    return ch07.expected_7_8(*map(tuple, ch07.pairs_7_8()))
+    return ch07_cases._expected_7_8(*map(tuple, ch07.pairs_7_8()))
 
 
 def test_7_8_solution_passes(capsys):

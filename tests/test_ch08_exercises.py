@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 from course_lib.evaluation import correlation, layer_choice
-from course_lib.course.checks import ch08
+from course_lib.course.checks import ch08, ch08_cases
 import course_lib
 from course_lib.lexical.rouge import rouge_l
 from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
@@ -132,7 +132,7 @@ def test_8_1_passes_the_solution_and_a_dict_of_columns(capsys):
     assert passes(ch08.check_8_1, _frame_8_1(), capsys=capsys)
     assert passes(ch08.check_8_1, _frame_8_1().to_dict("list"), capsys=capsys)
     assert not passes(ch08.check_8_1, None, capsys=capsys)
-    found = ch08.judge_8_1(ns["df_8_1"], ch08.task_8_1())  # the frame does what the task says, by the margins
+    found = ch08_cases._judge_8_1(ns["df_8_1"], ch08.task_8_1())  # the frame does what the task says, by the margins
     assert max(found[p] for p in ch08.task_8_1()["pairs"]) < ch08.task_8_1()["within_below"]
     assert found["pooled"] > ch08.task_8_1()["pooled_above"]
 
@@ -218,7 +218,7 @@ def test_8_2_passes_the_solution_and_the_library(capsys):
     fn = solution("def leave_one_pair_out", "leave_one_pair_out")
     assert passes(ch08.check_8_2, fn, capsys=capsys)
     assert not passes(ch08.check_8_2, stub, capsys=capsys)
-    for case, table in ch08.layer_tables_8_2():  # the library's version is the checker's oracle: equal to the solution
+    for case, table in ch08_cases._layer_tables_8_2():  # the library's version is the checker's oracle: equal to the solution
         assert fn(table).equals(layer_choice.leave_one_pair_out(table)), case
 
 
@@ -233,7 +233,7 @@ def test_8_2_names_each_mistake(wrong, words, capsys):
 def test_8_2_tables_have_no_near_ties():
     """Every way of averaging a table gives the same choice: a tie is exact (multiples of 1/64 or 1/1024), any other
     gap is far above float noise."""
-    for case, table in ch08.layer_tables_8_2():
+    for case, table in ch08_cases._layer_tables_8_2():
         for pair in table.index:
             means = table.drop(index=pair).mean(axis=0).sort_values(ascending=False)
             gap = means.iloc[0] - means.iloc[1]

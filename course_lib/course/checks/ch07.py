@@ -17,7 +17,7 @@ import torch
 from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
 from . import close, grading, run
-from .ch07_cases import expected_7_8, judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8, ch07.expected_7_8)
+from .ch07_cases import _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -234,7 +234,7 @@ def check_7_8(prediction, gaps, hint: int = 1) -> bool:
     """prediction: {"plain" | "idf" | "rescaled": (swapped P equals the original R?, F stays the same?)}, written
     before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8()."""
     def test():
-        judge_7_8(prediction, gaps)
+        _judge_7_8(prediction, gaps)
     return run("7.8", test, "score (cands, refs) and (refs, cands) with the same settings; compare the swapped P with "
                             "the original R and the swapped F with the original F, the largest absolute difference "
                             "over the pairs.",

@@ -40,7 +40,7 @@ def pairs_7_8() -> tuple[list[str], list[str]]:
 
 
 @functools.lru_cache(maxsize=4)
-def expected_7_8(cands: tuple[str, ...], refs: tuple[str, ...]) -> tuple[dict, dict]:
+def _expected_7_8(cands: tuple[str, ...], refs: tuple[str, ...]) -> tuple[dict, dict]:
     """({setting: (max |P swapped - R|, max |F swapped - F|)}, the same with P swapped - P: the slip of comparing
     the swapped P with the original P), computed with course_lib (equal to bert-score to 1e-5)."""
     import course_lib
@@ -62,7 +62,7 @@ def _two(value, what: str) -> tuple:
     return tuple(value)
 
 
-def judge_7_8(prediction, gaps) -> None:
+def _judge_7_8(prediction, gaps) -> None:
     """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that the
     prediction agrees with it; each failure names the mistake (a wrong prediction: why the run differs)."""
     assert prediction is not None, ("first write your prediction in prediction_7_8 (before you run the swap): for "
@@ -86,7 +86,7 @@ def judge_7_8(prediction, gaps) -> None:
         assert not any(math.isnan(v) for v in got[name]), (
             f"gaps_7_8[{name!r}] is NaN: a score came back NaN, or a comparison of tensors of different lengths")
         assert min(got[name]) >= 0, f"gaps_7_8[{name!r}] = {got[name]}: a gap is a largest absolute difference, >= 0"
-    want, p_with_p = expected_7_8(*map(tuple, pairs_7_8()))
+    want, p_with_p = _expected_7_8(*map(tuple, pairs_7_8()))
     off = lambda a, b: max(abs(x - y) for x, y in zip(a, b)) >= TOLERANCE_7_8  # noqa: E731
     if all(off(got[s], want[s]) and not off(got[s], p_with_p[s]) for s in ("plain", "idf")):
         raise AssertionError("you compared the swapped P with the original P; after the swap the candidate is the "

@@ -12,7 +12,7 @@ import pandas as pd
 from course_lib.evaluation import correlation
 
 from . import close, forbid, grading, hidden_rng, run
-from .ch08_cases import judge_8_1, judge_8_2, layer_tables_8_2, task_8_1  # noqa: F401 (ch08.task_8_1)
+from .ch08_cases import _judge_8_1, _judge_8_2, _layer_tables_8_2, task_8_1  # noqa: F401 (ch08.task_8_1)
 from .ch08_data import _f_abs_drop_8_4, _f_drop, _tolerance_8_4, order_test_data, sentences  # noqa: F401 (ch08.*)
 
 
@@ -22,7 +22,7 @@ def check_8_1(df_8_1, hint: int = 1) -> bool:
     over both pooled (at least task_8_1()["rows"] rows per pair, metric scores in [0, 1])."""
     def test():
         assert df_8_1 is not None, "set df_8_1 to your DataFrame (columns lp, metric, human)"
-        judge_8_1(df_8_1, task_8_1())
+        _judge_8_1(df_8_1, task_8_1())
     return run("8.1", test, "a pooled correlation sees two things at once: the order of the translations inside "
                             "each pair, and the differences between the pairs.",
                code="t = ch08.task_8_1(); (a, b), n = t['pairs'], t['rows']; x = np.linspace(0.5, 0.6, n); df_8_1 = "
@@ -36,8 +36,8 @@ def check_8_2(leave_one_pair_out, hint: int = 1) -> bool:
     leave_one_pair_out = forbid(leave_one_pair_out, "course_lib.evaluation.layer_choice")
 
     def test():
-        for case, table in layer_tables_8_2():
-            judge_8_2(leave_one_pair_out(table.copy()), table, case)
+        for case, table in _layer_tables_8_2():
+            _judge_8_2(leave_one_pair_out(table.copy()), table, case)
     return run("8.2", test, "for each pair (row), average the other rows per layer, take the best layer (a tie: "
                             "the lower one) and report this row's own r there: the choice never sees the row it is "
                             "judged on.",

@@ -40,7 +40,7 @@ def _numbers(df: pd.DataFrame, column: str) -> np.ndarray:
     return values
 
 
-def judge_8_1(answer, task: dict) -> dict:
+def _judge_8_1(answer, task: dict) -> dict:
     """Assert that `answer` (a DataFrame, or a dict of columns) meets `task`; return the correlations found:
     {pair: within-pair r, "pooled": r over all rows}. Each failed assertion names the mistake."""
     assert isinstance(answer, (pd.DataFrame, dict)), (
@@ -91,7 +91,7 @@ def judge_8_1(answer, task: dict) -> dict:
 
 # ---------------------------------------------------------------- 8.2: choose the layer on the other pairs
 
-def layer_tables_8_2() -> list[tuple[str, pd.DataFrame]]:
+def _layer_tables_8_2() -> list[tuple[str, pd.DataFrame]]:
     """(what the case tests, table [pairs, layers] of Pearson r) for 8.2; the random table is drawn with the
     grading seed in grading mode. Values of the tie case are multiples of 1/64, so every way of averaging
     gives exactly equal means."""
@@ -124,7 +124,7 @@ def _with_layers(table: pd.DataFrame, layers: dict, others: bool = False) -> pd.
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def slips_8_2(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def _slips_8_2(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """What the common slips of 8.2 return on `table`, by the mistake's name."""
     right = leave_one_pair_out(table)
     position = {p: list(table.columns).index(k) for p, k in right["layer"].items()}
@@ -153,7 +153,7 @@ def _same(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return all(a.loc[p, "layer"] == b.loc[p, "layer"] and abs(a.loc[p, "r"] - b.loc[p, "r"]) < 1e-9 for p in a.index)
 
 
-def judge_8_2(got, table: pd.DataFrame, case: str) -> None:
+def _judge_8_2(got, table: pd.DataFrame, case: str) -> None:
     """Assert that `got` is leave_one_pair_out(table); a failure names the slip it matches."""
     assert isinstance(got, pd.DataFrame), (
         f"you return a {type(got).__name__}: return a DataFrame with the columns layer and r, one row per pair")
@@ -170,7 +170,7 @@ def judge_8_2(got, table: pd.DataFrame, case: str) -> None:
     mine = pd.DataFrame({"layer": got["layer"], "r": r})
     if _same(right, mine):
         return
-    for slip, wrong in slips_8_2(table).items():
+    for slip, wrong in _slips_8_2(table).items():
         if not _same(wrong, right) and _same(wrong, mine):
             raise AssertionError(f"{case}: {SLIP_HINTS_8_2[slip]}")
     pair = next(p for p in right.index if got.loc[p, "layer"] != right.loc[p, "layer"]
