@@ -69,7 +69,7 @@ test-notebooks: $(STAMP)
 #   Runs only the cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
 #   they use), not the whole chapter. A failed check gives a hint; after repeated failed runs (they
 #   are remembered in your cache folder, not in the course), with HINT=2, or with
-#   check_8_2(best_layer, hint=2) in the notebook, the hint shows the code.
+#   check_8_2(leave_one_pair_out, hint=2) in the notebook, the hint shows the code.
 check: $(STAMP)
 	$(PY) -m course_lib.course.run_notebooks --checks $(if $(EX),--exercise $(EX)) $(if $(HINT),--hint $(HINT)) $(NB)
 

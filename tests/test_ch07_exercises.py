@@ -371,3 +371,82 @@ def test_7_5_and_7_7_cases_are_drawn_again_with_the_grading_seed(monkeypatch):
     hashes, batches = ch07b._hashes_7_5.__wrapped__(), ch07b._batches_7_7.__wrapped__()
     assert hashes[0] == published_hashes[0] and set(hashes[1:]) != set(published_hashes[1:])
     assert not set(batches) & set(published_batches) and len(batches) == 3
+
+
+# ------------------------------------------------------------------ 7.8: predict, then run (swap the lists)
+
+RIGHT_7_8 = {"plain": (True, True), "idf": (False, False), "rescaled": (False, True)}
+
+
+def _gaps_7_8():
+    """The check's own gaps on ch07.pairs_7_8() and those of the slip "swapped P compared with the original P"."""
+    return ch07.expected_7_8(*map(tuple, ch07.pairs_7_8()))
+
+
+def test_7_8_solution_passes(capsys):
+    import bert_score
+
+    from course_lib.bertscore.baseline import default_baseline_path
+    from course_lib.model import DEFAULT_LAYER, embedded_model_path
+
+    ns = run_cells(NOTEBOOK_A, "prediction_7_8 = None", "gaps_7_8 = None", solution=True, ch07=ch07,
+                   bert_score=bert_score, MODEL=str(embedded_model_path()), LAYER=DEFAULT_LAYER,
+                   BASELINE=str(default_baseline_path(None)))
+    assert ns["prediction_7_8"] == RIGHT_7_8
+    assert passes(ch07.check_7_8, ns["prediction_7_8"], ns["gaps_7_8"], capsys)  # bert-score's run
+    want, _ = _gaps_7_8()
+    assert passes(ch07.check_7_8, RIGHT_7_8, want, capsys)  # course_lib's run: the same to 1e-5
+    # the truth the prediction is judged by: plain swaps exactly; idf moves both; rescaling moves P only
+    assert max(want["plain"]) < 1e-6 and min(want["idf"]) > 0.01 and want["rescaled"][0] > 1e-5 > want["rescaled"][1]
+
+
+def _mistakes_7_8():
+    """(name, prediction, gaps, words of the hint that names the mistake)."""
+    want, p_with_p = _gaps_7_8()
+    raw = dict(want, rescaled=want["plain"])  # bert-score without lang / baseline_path: raw scores, a warning
+    return [
+        ("no prediction yet", None, want, "first write your prediction"),
+        ("a prediction but no run", RIGHT_7_8, None, "now run the swap"),
+        ("'swapping always swaps P and R'", {k: (True, True) for k in RIGHT_7_8}, want,
+         "computes the idf weights from `refs`"),
+        ("'rescaled F changes too'", dict(RIGHT_7_8, rescaled=(False, False)), want, "rescaled with b_F both times"),
+        ("'rescaling keeps P = R'", dict(RIGHT_7_8, rescaled=(True, True)), want, "b_P for P and b_R for R"),
+        ("a prediction as text", dict(RIGHT_7_8, plain=("yes", "yes")), want, "write True (the same) or False"),
+        ("swapped P compared with the original P", RIGHT_7_8, p_with_p, "compare the swapped P with the original R"),
+        ("rescaled without a baseline file (raw scores)", RIGHT_7_8, raw, "returns raw scores with only a warning"),
+        ("idf weights from fixed sentences", RIGHT_7_8, dict(want, idf=want["plain"]),
+         "not from fixed idf_sents"),
+        ("gaps as strings", RIGHT_7_8, dict(want, idf=tuple(str(v) for v in want["idf"])),
+         "numbers written as strings"),
+        ("a NaN gap", RIGHT_7_8, dict(want, idf=(float("nan"), 0.0)), "is NaN"),
+        ("a signed difference", RIGHT_7_8, dict(want, idf=(-want["idf"][0], want["idf"][1])),
+         "a gap is a largest absolute"),
+        ("gaps of other pairs", RIGHT_7_8, dict(want, idf=(want["idf"][0] * 1.5, want["idf"][1])),
+         "swapping ch07.pairs_7_8() gives"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(13))
+def test_7_8_rejects_each_mistake_with_a_hint_naming_it(index, capsys):
+    name, prediction, gaps, words = _mistakes_7_8()[index]
+    assert not passes(ch07.check_7_8, prediction, gaps, capsys), name
+    ch07.check_7_8(prediction, gaps)
+    out = capsys.readouterr().out
+    assert words in out and "Code:" not in out, (name, out)
+
+
+def test_7_8_hint_reveals_nothing_before_the_prediction(capsys):
+    """Called before a prediction is written, the check says what to do and nothing about the answer."""
+    ch07.check_7_8(None, None)
+    out = capsys.readouterr().out
+    assert "first write your prediction" in out
+    for why in ("idf weights", "b_P", "b_F", "symmetric", "True, True"):
+        assert why not in out, out
+
+
+def test_7_8_pairs_are_drawn_with_the_grading_seed(monkeypatch):
+    published = ch07.pairs_7_8()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "3")
+    hidden = ch07.pairs_7_8()
+    assert len(hidden[0]) == 5 and not set(hidden[0]) & set(published[0])

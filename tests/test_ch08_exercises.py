@@ -1,13 +1,11 @@
 """Chapter 08: course_lib.evaluation.correlation against scipy, and the exercise checkers (pass on the notebook's
 solutions, fail on stubs and on planted wrong answers)."""
-from collections import Counter
-
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
 
-from course_lib.evaluation import correlation
+from course_lib.evaluation import correlation, layer_choice
 from course_lib.course.checks import ch08
 import course_lib
 from course_lib.lexical.rouge import rouge_l
@@ -96,33 +94,150 @@ def test_summary_and_system_level_equal_scipy_loops():
 
 # ------------------------------------------------------------------ planted wrong answers
 
-def pooled_pearson(df, metric, human="human_z", by="lp"):  # ignores the groups
-    r = df[metric].corr(df[human])
-    return pd.Series(r, index=sorted(df[by].unique()))
+# 8.1: frames a student builds, each with one typical mistake, and the words its hint must contain
+
+def _frame_8_1(**change):
+    """A right answer to 8.1 (falling inside each pair, the pairs' means rising together), with columns replaced."""
+    task = ch08.task_8_1()
+    (a, b), n = task["pairs"], task["rows"]
+    x = np.linspace(0.55, 0.65, n)
+    df = pd.DataFrame({"lp": [a] * n + [b] * n, "metric": np.r_[x, x + 0.25],
+                       "human": np.r_[-8 * x + 4, -8 * x + 6.5] + np.random.default_rng(1).normal(0, 0.1, 2 * n)})
+    return df.assign(**{k: (v(df, x) if callable(v) else v) for k, v in change.items()})
 
 
-def spearman_by_pair(df, metric, human="human_z", by="lp"):
-    return df.groupby(by).apply(lambda g: g[metric].corr(g[human], method="spearman"), include_groups=False)
+MISTAKES_8_1 = {  # name: (the frame, words of the hint that names the mistake)
+    "rising inside the pairs": (_frame_8_1(human=lambda d, x: np.r_[8 * x, 8 * x + 2]), "go up together"),
+    "no difference between the pairs": (_frame_8_1(metric=lambda d, x: np.r_[x, x], human=lambda d, x: np.r_[
+        -8 * x, -8 * x]), "the pairs must differ, in mean metric and in mean human score together"),
+    "the pairs shifted in opposite directions": (_frame_8_1(human=lambda d, x: np.r_[-8 * x + 6.5, -8 * x + 4]),
+                                                 "adds a falling trend"),
+    "numbers as strings": (_frame_8_1(metric=lambda d, x: d["metric"].astype(str)), "numbers written as strings"),
+    "a NaN score": (_frame_8_1(human=lambda d, x: d["human"].where(d.index != 3)), "has NaN in 1 rows"),
+    "two rows per pair (r is always +-1)": (_frame_8_1().groupby("lp").head(2), "with two points r is always"),
+    "typed pair names": (_frame_8_1(lp=lambda d, x: d["lp"].map(dict(zip(ch08.task_8_1()["pairs"],
+                                                                           ["cs-en", "ro-en"])))), "do not type them"),
+    "a metric outside [0, 1]": (_frame_8_1(metric=lambda d, x: 10 * d["metric"]), "between 0 and 1"),
+    "a constant metric inside a pair": (_frame_8_1(metric=lambda d, x: np.r_[[0.6] * len(x), x + 0.25]),
+                                        "r is undefined"),
+    "too weak inside a pair": (_frame_8_1(human=lambda d, x: np.r_[-8 * x + 4, -8 * x + 6.5] + np.random.default_rng(
+        5).normal(0, 1.5, 2 * len(x))), "more clearly the reverse"),
+    "a list of rows": ([tuple(r) for r in _frame_8_1().itertuples(index=False)], "build a pandas DataFrame"),
+}
 
 
-def always_lp(df, metric, human="human_z", by="lp"):  # hard-codes the WMT column names
-    return df.groupby("lp").apply(lambda g: g[metric].corr(g["human_z"]), include_groups=False)
+def test_8_1_passes_the_solution_and_a_dict_of_columns(capsys):
+    ns = run_cells(NOTEBOOK, "df_8_1 = None", solution=True, ch08=ch08, np=np, pd=pd, correlation=correlation)
+    assert passes(ch08.check_8_1, ns["df_8_1"], capsys=capsys)
+    assert passes(ch08.check_8_1, _frame_8_1(), capsys=capsys)
+    assert passes(ch08.check_8_1, _frame_8_1().to_dict("list"), capsys=capsys)
+    assert not passes(ch08.check_8_1, None, capsys=capsys)
+    found = ch08.judge_8_1(ns["df_8_1"], ch08.task_8_1())  # the frame does what the task says, by the margins
+    assert max(found[p] for p in ch08.task_8_1()["pairs"]) < ch08.task_8_1()["within_below"]
+    assert found["pooled"] > ch08.task_8_1()["pooled_above"]
 
 
-def best_layer_position(table):
-    return int(np.argmax(table.mean(axis=0).to_numpy()))
+@pytest.mark.parametrize("name", sorted(MISTAKES_8_1))
+def test_8_1_names_each_mistake(name, capsys):
+    frame, words = MISTAKES_8_1[name]
+    assert not passes(ch08.check_8_1, frame, capsys=capsys)
+    ch08.check_8_1(frame)
+    out = capsys.readouterr().out
+    assert words in out and "Code:" not in out, out
 
 
-def best_layer_global_max(table):
-    return int(table.max(axis=0).idxmax())
+def test_8_1_task_is_drawn_with_the_grading_seed(monkeypatch):
+    published = ch08.task_8_1()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "7")
+    hidden = ch08.task_8_1()
+    assert set(hidden["pairs"]).isdisjoint(published["pairs"]) and len(set(hidden["pairs"])) == 2
+    assert hidden == ch08.task_8_1()  # the same seed, the same task
 
 
-def best_layer_most_wins(table):
-    return Counter(table.idxmax(axis=1)).most_common(1)[0][0]
+# 8.2: leave-one-pair-out layer choice; planted slips and the words their hints must contain
+
+def _loo(table, choose, own=True):
+    rows = {}
+    for i, pair in enumerate(table.index):
+        layer = choose(table, pair)
+        r = table.loc[pair, layer] if own else table.drop(index=pair)[layer].mean()
+        rows[pair] = {"layer": layer, "r": r}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _lower_best(means):
+    return min(k for k in means.index if means[k] == means.max())
+
+
+def in_sample_layer(table):  # the read-off answer: the chapter's idxmax over all pairs
+    return _loo(table, lambda t, p: t.mean(axis=0).idxmax())
+
+
+def own_best_layer(table):
+    return _loo(table, lambda t, p: t.loc[p].idxmax())
+
+
+def others_mean_r(table):
+    return _loo(table, lambda t, p: _lower_best(t.drop(index=p).mean(axis=0)), own=False)
+
+
+def tie_by_column_order(table):
+    return _loo(table, lambda t, p: t.drop(index=p).mean(axis=0).idxmax())
+
+
+def layer_positions(table):
+    out = _loo(table, lambda t, p: _lower_best(t.drop(index=p).mean(axis=0)))
+    out["layer"] = [list(table.columns).index(k) for k in out["layer"]]
+    return out
+
+
+def layers_as_text(table):
+    return _loo(table, lambda t, p: _lower_best(t.drop(index=p).mean(axis=0))).astype({"layer": str})
+
+
+def only_the_r(table):
+    return _loo(table, lambda t, p: _lower_best(t.drop(index=p).mean(axis=0)))["r"]
 
 
 def worst_layer(table):
-    return int(table.mean(axis=0).idxmin())
+    return _loo(table, lambda t, p: t.drop(index=p).mean(axis=0).idxmin())
+
+
+MISTAKES_8_2 = [(in_sample_layer, "the mean of all pairs, the held-out pair included"),
+                (own_best_layer, "by that pair's own r"),
+                (others_mean_r, "report the held-out pair's own r"),
+                (tie_by_column_order, "on a tie between two layers' means the rule takes the lower layer"),
+                (layer_positions, "you return column positions"),
+                (layers_as_text, "your layers are text"),
+                (only_the_r, "return a DataFrame with the columns layer and r"),
+                (worst_layer, "the other pairs' mean is highest at layer")]
+
+
+def test_8_2_passes_the_solution_and_the_library(capsys):
+    fn = solution("def leave_one_pair_out", "leave_one_pair_out")
+    assert passes(ch08.check_8_2, fn, capsys=capsys)
+    assert not passes(ch08.check_8_2, stub, capsys=capsys)
+    for case, table in ch08.layer_tables_8_2():  # the library's version is the checker's oracle: equal to the solution
+        assert fn(table).equals(layer_choice.leave_one_pair_out(table)), case
+
+
+@pytest.mark.parametrize("wrong, words", MISTAKES_8_2, ids=[w.__name__ for w, _ in MISTAKES_8_2])
+def test_8_2_names_each_mistake(wrong, words, capsys):
+    assert not passes(ch08.check_8_2, wrong, capsys=capsys)
+    ch08.check_8_2(wrong)
+    out = capsys.readouterr().out
+    assert words in out and "Code:" not in out, out
+
+
+def test_8_2_tables_have_no_near_ties():
+    """Every way of averaging a table gives the same choice: a tie is exact (multiples of 1/64 or 1/1024), any other
+    gap is far above float noise."""
+    for case, table in ch08.layer_tables_8_2():
+        for pair in table.index:
+            means = table.drop(index=pair).mean(axis=0).sort_values(ascending=False)
+            gap = means.iloc[0] - means.iloc[1]
+            assert gap == 0 or gap > 1e-6, (case, pair, gap)
 
 
 def auc_unnormalised(scores, labels):
@@ -149,9 +264,6 @@ def accuracy_at_median(scores, labels):
 
 
 CODE_CASES = [
-    ("def pearson_by_pair", "pearson_by_pair", ch08.check_8_1, [pooled_pearson, spearman_by_pair, always_lp]),
-    ("def best_layer", "best_layer", ch08.check_8_2,
-     [best_layer_position, best_layer_global_max, best_layer_most_wins, worst_layer]),
     ("def auc", "auc", ch08.check_8_3, [auc_unnormalised, auc_swapped, auc_ignoring_ties, auc_ties_count_one, accuracy_at_median]),
 ]
 

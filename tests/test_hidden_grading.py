@@ -6,9 +6,11 @@ where it computes the right answer on the hidden data. In grading mode the right
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
-grading seed (its answer is the hash the command prints for them); 7.4, 7.5, 7.7 and 4.5 are functions,
-checked on the checker's cases (7.4's on hidden WMT16 pairs), and so are 6.1, 6.2, 9.4 and 9.5 (their hidden cases:
-tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a design task, checked on the student's answer.
+grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
+and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed), and so
+are 6.1, 6.2, 9.4 and 9.5 (their hidden cases: tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a
+design task, checked on the student's answer.
 """
 from __future__ import annotations
 
@@ -126,6 +128,36 @@ def answer_7_3():
     return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
+def answer_7_8():
+    import bert_score
+
+    from course_lib.bertscore.baseline import default_baseline_path
+    from course_lib.course.checks import ch07
+    from course_lib.model import embedded_model_path
+
+    cands, refs = ch07.pairs_7_8()
+    baseline = str(default_baseline_path(None))
+    settings = {"plain": {}, "idf": {"idf": True},
+                "rescaled": {"rescale_with_baseline": True, "lang": "en", "baseline_path": baseline}}
+    gaps = {}
+    for setting, options in settings.items():
+        P, R, F = bert_score.score(cands, refs, model_type=str(embedded_model_path()), num_layers=4, **options)
+        P2, _, F2 = bert_score.score(refs, cands, model_type=str(embedded_model_path()), num_layers=4, **options)
+        gaps[setting] = [(P2 - R).abs().max().item(), (F2 - F).abs().max().item()]
+    return [{"plain": [True, True], "idf": [False, False], "rescaled": [False, True]}, gaps]
+
+
+def answer_8_1():
+    from course_lib.course.checks import ch08
+
+    task = ch08.task_8_1()  # the pairs and margins of this mode: a grading run draws others
+    (first, second), n = task["pairs"], task["rows"]
+    x = np.linspace(0.55, 0.65, n)
+    noise = np.random.default_rng(0).normal(0.0, 0.1, 2 * n)
+    return [{"lp": [first] * n + [second] * n, "metric": np.r_[x, x + 0.25].tolist(),
+             "human": (np.r_[-8 * x + 4.0, -8 * x + 6.5] + noise).tolist()}]
+
+
 def answer_8_4():
     from course_lib.course.checks import ch08
     from course_lib.lexical.rouge import rouge_l
@@ -198,8 +230,8 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3"],
-            "08": ["8.4", "8.5", "8.6"]}
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
+            "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 
 def _run(tmp_path, exercises, env_extra, published=None):

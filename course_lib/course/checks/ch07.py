@@ -1,10 +1,10 @@
-"""Checkers for chapter 07a (using bert-score: exercises 7.1-7.3); those of 07b (neighbours, pitfalls
-and testing: 7.4-7.7) are in ch07b and re-exported here.
+"""Checkers for chapter 07a (using bert-score: exercises 7.1-7.3, and 7.8, predict then run, whose cases are in
+ch07_cases); those of 07b (neighbours, pitfalls and testing: 7.4-7.7) are in ch07b and re-exported here.
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
 the source of its command line), computed on several cases each time -- never typed in. The find-it
 exercises run on what the chapters never print: a command line with other flags (7.3), two other
-batches of WMT16 pairs (7.4).
+batches of WMT16 pairs (7.4), five other WMT16 pairs (7.8; drawn with the grading seed in grading mode).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import torch
 from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
 from . import close, grading, run
+from .ch07_cases import expected_7_8, judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8, ch07.expected_7_8)
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -225,6 +226,22 @@ def check_7_3(answer, fix=None, hint: int = 1) -> bool:
                     "['--num_layers', str(ch07.CALL_7_3['num_layers'])] + ['--idf'] if idf + "
                     "['--rescale_with_baseline', '--baseline_path', BASELINE] if rescaled + ['--lang', 'en']; "
                     "then read the action= of --use_fast_tokenizer in bert_score_cli/score.py", level=hint)
+
+
+# ------------------------------------------------------------------ 7.8: predict, then run (swap the lists)
+
+def check_7_8(prediction, gaps, hint: int = 1) -> bool:
+    """prediction: {"plain" | "idf" | "rescaled": (swapped P equals the original R?, F stays the same?)}, written
+    before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8()."""
+    def test():
+        judge_7_8(prediction, gaps)
+    return run("7.8", test, "score (cands, refs) and (refs, cands) with the same settings; compare the swapped P with "
+                            "the original R and the swapped F with the original F, the largest absolute difference "
+                            "over the pairs.",
+               code="c, r = ch07.pairs_7_8(); for each setting opts ({}, {'idf': True}, {'rescale_with_baseline': "
+                    "True, 'lang': 'en', 'baseline_path': BASELINE}): P, R, F = bert_score.score(c, r, model_type="
+                    "MODEL, num_layers=LAYER, **opts); P2, R2, F2 = bert_score.score(r, c, ...same...); gaps_7_8["
+                    "setting] = ((P2 - R).abs().max().item(), (F2 - F).abs().max().item())", level=hint)
 
 
 # 7.4 - 7.7 (chapter 07b) live in ch07b; a notebook calls them from here

@@ -1,6 +1,7 @@
 """Checkers for chapter 08 (agreement with human judgments). Expected values come from
-course_lib.evaluation.correlation (pandas / scipy underneath), computed on several cases each time: real WMT16
-rows and small tables built so that the usual shortcuts give a different answer."""
+course_lib.evaluation (correlation: pandas / scipy underneath; layer_choice), computed on several cases each time:
+small tables built so that the usual shortcuts give a different answer, and fresh data the chapter never scores.
+8.1 judges a frame the student builds (its task drawn with the grading seed in grading mode; ch08_cases)."""
 from __future__ import annotations
 
 import functools
@@ -8,77 +9,41 @@ import functools
 import numpy as np
 import pandas as pd
 
-from course_lib.evaluation import correlation, datasets
+from course_lib.evaluation import correlation
 
 from . import close, forbid, grading, hidden_rng, run
+from .ch08_cases import judge_8_1, judge_8_2, layer_tables_8_2, task_8_1  # noqa: F401 (ch08.task_8_1)
 from .ch08_data import _f_abs_drop_8_4, _f_drop, _tolerance_8_4, order_test_data, sentences  # noqa: F401 (ch08.*)
 
 
-def _wmt_cases() -> list[tuple[pd.DataFrame, str, str, str]]:
-    """(frame, metric column, human column, group column) cases for 8.1."""
-    wmt = datasets.wmt16()
-    wmt["length_ratio"] = wmt["mt"].str.len() / wmt["ref"].str.len()
-    wmt["mt_words"] = wmt["mt"].str.split().map(len)
-    rng = np.random.default_rng(8)
-    # groups whose offsets make the pooled correlation differ from every per-group one
-    toy = pd.DataFrame({"system": np.repeat(["a", "b", "c"], 40), "x": rng.normal(size=120)})
-    toy["x"] += np.repeat([0.0, 3.0, -2.0], 40)
-    toy["score"] = rng.normal(size=120) + np.repeat([0.0, -4.0, 2.0], 40) + 0.5 * toy["x"]
-    return [(wmt, "length_ratio", "human_z", "lp"), (wmt, "mt_words", "human_z", "lp"),
-            (toy, "x", "score", "system")]
+def check_8_1(df_8_1, hint: int = 1) -> bool:
+    """df_8_1: a DataFrame (columns lp, metric, human) built so that the metric's Pearson r is below
+    task_8_1()["within_below"] inside each of its two language pairs and above task_8_1()["pooled_above"]
+    over both pooled (at least task_8_1()["rows"] rows per pair, metric scores in [0, 1])."""
+    def test():
+        assert df_8_1 is not None, "set df_8_1 to your DataFrame (columns lp, metric, human)"
+        judge_8_1(df_8_1, task_8_1())
+    return run("8.1", test, "a pooled correlation sees two things at once: the order of the translations inside "
+                            "each pair, and the differences between the pairs.",
+               code="t = ch08.task_8_1(); (a, b), n = t['pairs'], t['rows']; x = np.linspace(0.5, 0.6, n); df_8_1 = "
+                    "pd.DataFrame({'lp': [a] * n + [b] * n, 'metric': np.r_[x, x + 0.3], 'human': np.r_[-10 * x, "
+                    "-10 * x + 5]})", level=hint)
 
 
-def check_8_1(pearson_by_pair, hint: int = 1) -> bool:
-    """pearson_by_pair(df, metric, human="human_z", by="lp") -> Series of Pearson's r, one per group."""
-    pearson_by_pair = forbid(pearson_by_pair, "course_lib.evaluation.correlation.correlations")
+def check_8_2(leave_one_pair_out, hint: int = 1) -> bool:
+    """leave_one_pair_out(table [pairs, layers]) -> DataFrame [pairs, (layer, r)]: for each pair, the layer
+    with the highest mean r over the *other* pairs (a tie: the lower layer) and the pair's own r there."""
+    leave_one_pair_out = forbid(leave_one_pair_out, "course_lib.evaluation.layer_choice")
 
     def test():
-        for df, metric, human, by in _wmt_cases():
-            got = pearson_by_pair(df.copy(), metric, human=human, by=by)
-            want = correlation.correlations(df, [metric], human, by=by)[metric]
-            assert isinstance(got, pd.Series), f"return a pandas Series, got {type(got).__name__}"
-            assert sorted(map(str, got.index)) == sorted(map(str, want.index)), (
-                f"the index should hold the groups of {by!r} ({', '.join(map(str, want.index))}), "
-                f"got {list(got.index)[:6]}")
-            for group, r in want.items():
-                assert close(got[group], r, 1e-9), (
-                    f"{metric!r} vs {human!r} in group {group!r}: you return {float(got[group]):.4f}, "
-                    f"expected {r:.4f}")
-    return run("8.1", test, "inside each group (the `by` column) correlate the metric column with the human "
-                            "column (Pearson); do not pool the groups.",
-               code="return df.groupby(by).apply(lambda g: g[metric].corr(g[human]), include_groups=False)",
-               level=hint)
-
-
-def _layer_tables() -> list[pd.DataFrame]:
-    """Tables [language pairs, layers] of Pearson's r for 8.2, each with a trap."""
-    rng = np.random.default_rng(82)
-    pairs = ["cs-en", "de-en", "fi-en", "ro-en", "ru-en", "tr-en"]
-    random_table = pd.DataFrame(rng.uniform(0.4, 0.7, size=(6, 7)), index=pairs, columns=range(7))
-    # layer labels that are not positions (2, 4, 6, 8)
-    labels = pd.DataFrame([[0.50, 0.61, 0.58, 0.52], [0.49, 0.60, 0.62, 0.50], [0.51, 0.63, 0.57, 0.53]],
-                          index=pairs[:3], columns=[2, 4, 6, 8])
-    # layer 3 wins most pairs narrowly, layer 5 has the best mean; the single largest cell is layer 1's
-    traps = pd.DataFrame([[0.40, 0.90, 0.60, 0.61, 0.55, 0.59, 0.50],
-                          [0.40, 0.10, 0.60, 0.61, 0.55, 0.60, 0.50],
-                          [0.40, 0.10, 0.60, 0.61, 0.55, 0.60, 0.50],
-                          [0.40, 0.10, 0.60, 0.30, 0.55, 0.70, 0.50]],
-                         index=pairs[:4], columns=range(7))
-    return [random_table, labels, traps, traps.iloc[::-1]]
-
-
-def check_8_2(best_layer, hint: int = 1) -> bool:
-    """best_layer(table) -> int: the layer (column label) with the highest mean over language pairs."""
-    def test():
-        for table in _layer_tables():
-            want = int(table.mean(axis=0).idxmax())
-            got = best_layer(table.copy())
-            assert got is not None and int(got) == want, (
-                f"for a table with layers {list(table.columns)} you return {got}, expected {want} "
-                f"(its mean over the {len(table)} language pairs is {table.mean(axis=0)[want]:.3f})")
-    return run("8.2", test, "average each layer's column over the language pairs and return the column "
-                            "*label* of the largest mean, not its position.",
-               code="return int(table.mean(axis=0).idxmax())", level=hint)
+        for case, table in layer_tables_8_2():
+            judge_8_2(leave_one_pair_out(table.copy()), table, case)
+    return run("8.2", test, "for each pair (row), average the other rows per layer, take the best layer (a tie: "
+                            "the lower one) and report this row's own r there: the choice never sees the row it is "
+                            "judged on.",
+               code="rows = {}; for pair in table.index: means = table.drop(index=pair).mean(); layer = min(k for k "
+                    "in means.index if means[k] == means.max()); rows[pair] = {'layer': layer, 'r': table.loc[pair, "
+                    "layer]}; then return pd.DataFrame.from_dict(rows, orient='index')", level=hint)
 
 
 def _auc_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:

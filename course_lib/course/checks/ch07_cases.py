@@ -1,0 +1,111 @@
+"""Chapter 07a's cases for exercise 7.8 (predict, then run: what swapping candidates and references does under
+three settings): the pairs (drawn with the grading seed in grading mode), the gaps computed with course_lib (equal
+to bert-score's to 1e-5), the judge of a prediction and a run, and the explanation of each wrong prediction.
+`checks.ch07` imports these."""
+from __future__ import annotations
+
+import functools
+import math
+
+from . import grading, hidden_rows
+
+SETTINGS_7_8 = ("plain", "idf", "rescaled")
+SAME_7_8 = 1e-6  # a gap below this is "the same" (float32 noise is about 1e-7)
+TOLERANCE_7_8 = 3e-5  # bert-score and course_lib agree to 1e-5 on each score, so a gap to about twice that
+
+WHY_7_8 = {  # (setting, "P" or "F", what the student predicted) -> why the run says otherwise
+    ("plain", "P", False): "without idf or rescaling every token weighs the same and greedy matching is symmetric: "
+                           "the swapped candidate's P is the original reference's R, exactly (chapter 04)",
+    ("plain", "F", False): "F = 2PR / (P + R) does not change when P and R trade places",
+    ("idf", "P", True): "bert_score.score(..., idf=True) computes the idf weights from `refs`; after the swap they "
+                        "come from the former candidates: other weights, so other P and R",
+    ("idf", "F", True): "the idf weights come from `refs`, so after the swap from other texts: P and R change by "
+                        "different amounts, and F with them",
+    ("rescaled", "P", True): "rescaling uses the baseline b_P for P and b_R for R (the baseline file has one column "
+                             "per score): the swapped P is the original raw R rescaled with P's baseline, not R's",
+    ("rescaled", "F", False): "raw F is the same both ways, and F is rescaled with b_F both times: it does not change",
+}
+
+
+def pairs_7_8() -> tuple[list[str], list[str]]:
+    """7.8's (candidates, references): five WMT16 pairs the chapter never prints, one of each of five language pairs;
+    in grading mode five others, drawn with the grading seed."""
+    if grading():
+        rows = hidden_rows("7.8", 5)
+        return [r["mt"] for r in rows], [r["ref"] for r in rows]
+    from course_lib.evaluation import datasets
+
+    picked = datasets.wmt16().groupby("lp").nth(7).head(5)
+    return picked["mt"].tolist(), picked["ref"].tolist()
+
+
+@functools.lru_cache(maxsize=4)
+def expected_7_8(cands: tuple[str, ...], refs: tuple[str, ...]) -> tuple[dict, dict]:
+    """({setting: (max |P swapped - R|, max |F swapped - F|)}, the same with P swapped - P: the slip of comparing
+    the swapped P with the original P), computed with course_lib (equal to bert-score to 1e-5)."""
+    import course_lib
+    from course_lib.bertscore.baseline import default_baseline_path
+
+    options = {"plain": {}, "idf": {"idf": True},
+               "rescaled": {"rescale_with_baseline": True, "baseline_path": str(default_baseline_path(None))}}
+    right, p_with_p = {}, {}
+    for name, opts in options.items():
+        P, R, F = course_lib.score(list(cands), list(refs), **opts)
+        P2, _, F2 = course_lib.score(list(refs), list(cands), **opts)
+        gap_F = float((F2 - F).abs().max())
+        right[name], p_with_p[name] = (float((P2 - R).abs().max()), gap_F), (float((P2 - P).abs().max()), gap_F)
+    return right, p_with_p
+
+
+def _two(value, what: str) -> tuple:
+    assert isinstance(value, (tuple, list)) and len(value) == 2, f"{what}: give two values, (for P, for F)"
+    return tuple(value)
+
+
+def judge_7_8(prediction, gaps) -> None:
+    """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that the
+    prediction agrees with it; each failure names the mistake (a wrong prediction: why the run differs)."""
+    assert prediction is not None, ("first write your prediction in prediction_7_8 (before you run the swap): for "
+                                    "each setting, (does the swapped P equal the original R?, does F stay the same?)")
+    assert isinstance(prediction, dict) and set(prediction) == set(SETTINGS_7_8), (
+        f"prediction_7_8 should be a dict with the keys {list(SETTINGS_7_8)}")
+    for name in SETTINGS_7_8:
+        for guess in _two(prediction[name], f"prediction_7_8[{name!r}]"):
+            assert type(guess).__name__ in ("bool", "bool_"), (
+                f"prediction_7_8[{name!r}] holds {guess!r}: write True (the same) or False (it changes), not text or "
+                "numbers")
+    assert gaps is not None, "now run the swap and set gaps_7_8 to the measured gaps"
+    assert isinstance(gaps, dict) and set(gaps) == set(SETTINGS_7_8), (
+        f"gaps_7_8 should be a dict with the keys {list(SETTINGS_7_8)}")
+    got = {}
+    for name in SETTINGS_7_8:
+        pair = _two(gaps[name], f"gaps_7_8[{name!r}]")
+        assert not any(isinstance(v, (str, bytes)) for v in pair), (
+            f"gaps_7_8[{name!r}] holds text {pair!r}: numbers written as strings; keep the floats")
+        got[name] = tuple(float(v) for v in pair)
+        assert not any(math.isnan(v) for v in got[name]), (
+            f"gaps_7_8[{name!r}] is NaN: a score came back NaN, or a comparison of tensors of different lengths")
+        assert min(got[name]) >= 0, f"gaps_7_8[{name!r}] = {got[name]}: a gap is a largest absolute difference, >= 0"
+    want, p_with_p = expected_7_8(*map(tuple, pairs_7_8()))
+    off = lambda a, b: max(abs(x - y) for x, y in zip(a, b)) >= TOLERANCE_7_8  # noqa: E731
+    if all(off(got[s], want[s]) and not off(got[s], p_with_p[s]) for s in ("plain", "idf")):
+        raise AssertionError("you compared the swapped P with the original P; after the swap the candidate is the "
+                             "reference, so compare the swapped P with the original R")
+    if off(got["rescaled"], want["rescaled"]) and not off(got["rescaled"], want["plain"]):
+        raise AssertionError("your rescaled gaps are those of raw scores: without lang='en' and baseline_path= "
+                             "bert-score finds no baseline file for this model and returns raw scores with only a "
+                             "warning (section 1)")
+    if off(got["idf"], want["idf"]) and not off(got["idf"], want["plain"]):
+        raise AssertionError("your idf gaps are those of plain scores: was idf on, and were the weights computed "
+                             "from each call's refs (bert_score.score), not from fixed idf_sents (a BERTScorer)?")
+    for name in SETTINGS_7_8:
+        assert not off(got[name], want[name]), (
+            f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}); swapping ch07.pairs_7_8() gives "
+            f"(P {want[name][0]:.2g}, F {want[name][1]:.2g}): score (cands, refs) and (refs, cands) with the "
+            "same settings")
+    wrong = [WHY_7_8.get((name, part, bool(guess)), f"{name}, {part}: the run says "
+                         + ("the same" if gap < SAME_7_8 else "changed"))
+             for name in SETTINGS_7_8
+             for part, guess, gap in zip("PF", prediction[name], want[name]) if guess != (gap < SAME_7_8)]
+    assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong)
+                       + ". Correct them in prediction_7_8 once you see why")
