@@ -262,7 +262,7 @@ def test_question_1_7_solution_passes(capsys):
 
 
 @pytest.mark.parametrize("answer, named", [
-    (([5, 4, 3, 2, 1, 6], None, None), "the colleague's tau-b is right"),       # no ties at all
+    (([5, 4, 3, 2, 1, 1], None, None), "the colleague's tau-b is right"),       # ties in y only (and x only)
     (([3, 2, 4, 1, 5, 1], None, None), "the colleague's tau-b is right"),       # ties in x only / y only
     (([1, 3, 5, 3, 2, 4], None, None), "Now set gap_1_7"),                        # exposes it: on to the gap
     (([1, 1, 1, 1, 2, 2], None, None), "C = D"),                                  # tied on both sides, C = D
@@ -349,3 +349,58 @@ def test_pasted_code_hints_run_and_pass(check, signature, capsys):
     namespace = {"math": math, "Counter": Counter, "lcs_length": lcs_length}
     exec(f"def {signature}:\n    {code}\n", namespace)
     assert passes(check, namespace[signature.split("(")[0]], capsys)
+
+
+# ------------------------------------------------------------------ walkthrough round two: hints that fit
+
+def precision_as_a_pair(cand_tokens, refs_tokens, n):  # returns (matches, total), as modified_precision does
+    best = Counter()
+    for r in refs_tokens:
+        for g, k in _grams(r, n).items():
+            best[g] = max(best[g], k)
+    cand = _grams(cand_tokens, n)
+    return sum(min(k, best[g]) for g, k in cand.items()), sum(cand.values())
+
+
+def precision_dividing_by_zero(cand_tokens, refs_tokens, n):  # right, except a candidate shorter than n
+    return clipped_by_max(cand_tokens, refs_tokens, n)
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (precision_as_a_pair, "return one number, the precision"),
+    (precision_dividing_by_zero, "fewer than n tokens, so no n-grams"),
+], ids=["pair", "zero-division"])
+def test_1_1_hints_name_the_pair_and_the_short_candidate(wrong, named, capsys):
+    assert ch01.check_1_1(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "TypeError" not in out and "Code:" not in out, out
+
+
+def test_1_1_checks_a_candidate_shorter_than_n():
+    assert any(len(c.split()) < 3 for c, _ in ch01.MULTI_REF)
+    assert ch01._clipped(["cats", "purr"], [["cats", "purr", "loudly"]], 3) == 0.0
+
+
+def test_1_5_prompt_says_what_the_candidates_are():
+    import nbformat
+
+    prompt = next(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells if "### Exercise 1.5" in c.source)
+    assert "`ch01.HOLIDAY_CANDIDATES`, a dict `{label: text}`" in prompt
+
+
+def test_1_7_accepts_the_gap_to_4_decimals_and_names_coarser_rounding(capsys):
+    import nbformat
+
+    ratings, gap, kind = _solution_1_7()
+    assert passes(ch01.check_1_7, ratings, round(gap, 4), kind, capsys=capsys)
+    assert not passes(ch01.check_1_7, ratings, round(gap, 4) + 0.0002, kind, capsys=capsys)
+    assert ch01.check_1_7(ratings, round(gap, 2), kind) is False
+    assert "rounded too coarsely" in capsys.readouterr().out
+    prompt = next(c.source for c in nbformat.read(NOTEBOOK, as_version=4).cells if "### Exercise 1.7" in c.source)
+    assert "rounded to 4 decimals or more" in prompt
+
+
+@pytest.mark.parametrize("ratings", [[1, 3, 6, 3, 2, 4], [0, 3, 5, 3, 2, 4]])
+def test_1_7_rejects_ratings_off_the_1_to_5_scale(ratings, capsys):
+    assert ch01.check_1_7(ratings) is False
+    assert "off the scale: people rate from 1 to 5" in capsys.readouterr().out

@@ -208,3 +208,35 @@ def test_pasted_code_hints_run_and_pass(check, signature, capsys):
     namespace = {"torch": torch}
     exec(f"def {signature}:\n    {code}\n", namespace)
     assert passes(check, namespace[signature.split("(")[0]], capsys)
+
+
+# ------------------------------------------------------------------ walkthrough round two: one hint per mistake
+
+@pytest.mark.parametrize("check, wrong, named", [
+    (ch02.check_2_1, dot_without_normalisation, "you return the dot products"),
+    (ch02.check_2_1, normalised_along_the_wrong_dimension, "you divided along dim 0"),
+    (ch02.check_2_1, normalise_only_a, "the rows of one input only"),
+    (ch02.check_2_2, max_over_padding, "you take the maximum over every position, padding included"),
+    (ch02.check_2_2, max_after_multiplying_by_the_mask, "you multiplied by the mask: padding becomes 0"),
+], ids=lambda x: getattr(x, "__name__", "hint"))
+def test_2_1_and_2_2_hints_name_each_mistake(check, wrong, named, capsys):
+    assert check(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out
+
+
+def test_2_2_first_hint_does_not_answer_the_chapters_question(capsys):
+    """The prompt asks why multiplying by the mask fails; the first-level hint must not hand over -infinity."""
+    assert ch02.check_2_2(masked_mean_instead) is False
+    out = capsys.readouterr().out
+    assert "infinity" not in out and "-inf" not in out, out
+    assert ch02.check_2_2(masked_mean_instead, hint=2) is False
+    assert "float('-inf')" in capsys.readouterr().out
+
+
+def test_2_4_names_a_rounded_cosine(capsys):
+    word = ch02._most_separated_word()
+    cos = ch02._cosines_by_layer(*ch02.SENSE_PAIRS[word], word)[4]
+    assert passes(ch02.check_2_4, (word, round(cos, 4)), capsys)
+    assert ch02.check_2_4((word, round(cos, 2))) is False
+    assert "rounded too coarsely" in capsys.readouterr().out

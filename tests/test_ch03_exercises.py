@@ -231,6 +231,19 @@ def test_3_4_hints_name_the_mistake(name, capsys):
     assert HINTS_3_4[name] in out and "Code:" not in out, out
 
 
+
+def test_3_4_type_hint_quotes_the_text_whole_or_cut_at_a_word(capsys):
+    """A text handed in instead of a pair is quoted whole, or cut after a whole word with "…" (it once read
+    'The school build')."""
+    long_text = "The school building was finally repaired after the long winter storms damaged it."
+    assert ch03.check_3_4(long_text) is False
+    out = capsys.readouterr().out
+    assert "not str '" in out and "…" in out, out
+    quoted = out.split("not str '", 1)[1].split("…", 1)[0]
+    assert long_text.startswith(quoted) and long_text[len(quoted)] == " ", out  # the cut falls between words
+    assert ch03.check_3_4("Too short.") is False
+    assert "not str 'Too short.'" in capsys.readouterr().out
+
 # ---- the code hints run as pasted --------------------------------------------------------------
 
 def _code_hint(check, *answers, capsys):

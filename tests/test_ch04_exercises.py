@@ -273,3 +273,50 @@ def test_code_hints_run_when_pasted(capsys):
     assert passes(ch04.check_4_3, names["answer_4_3"], names["weights_4_3"], capsys=capsys)
     exec("def special_credit(candidate, reference):\n    " + _code_hint(ch04.check_4_5, stub, capsys=capsys), names)
     assert passes(ch04.check_4_5, names["special_credit"], capsys)
+
+
+# ---- walkthrough round two: first hints name the mistake, not the fix --------------------------
+
+def test_4_1_names_p_and_r_swapped(capsys):
+    assert ch04.check_4_1(max_over_wrong_axis) is False
+    out = capsys.readouterr().out
+    assert "your P and R are swapped" in out and "P (precision) averages the row maxima" in out, out
+
+
+def test_4_2_first_hint_gives_neither_fix_nor_the_formula(capsys):
+    for wrong in (colleague, colleague_p_fixed, f1_whatever_beta):
+        assert ch04.check_4_2(wrong) is False
+        out = capsys.readouterr().out
+        assert "(1 + beta²)·P·R" not in out and "beta ** 2" not in out and "Code:" not in out, out
+    assert ch04.check_4_2(colleague) is False
+    assert "divide by the sum of the weights, not" not in capsys.readouterr().out  # the generic hint's fix is gone
+    assert ch04.check_4_2(colleague, hint=2) is False
+    assert "(1 + beta ** 2) * P * R / (beta ** 2 * P + R)" in capsys.readouterr().out
+
+
+def test_4_3_first_hint_keeps_the_recipe_and_names_pairs_scored_alone(capsys):
+    ns = _solution_4_3()
+    alone = [(course_lib.score([b], [a], idf=True)[2] - course_lib.score([a], [b], idf=True)[2]).item()
+             for a, b in ch04.SWAP_PAIRS]  # one pair at a time: idf from one reference, every weight log(2/2) = 0
+    assert alone == [0.0, 0.0, 0.0]
+    assert ch04.check_4_3(alone) is False
+    out = capsys.readouterr().out
+    assert "Scored one pair at a time with idf=True" in out and "ln(2/2) = 0" in out, out
+    assert ch04.check_4_3(ns["answer_4_3"], None) is False
+    out = capsys.readouterr().out
+    assert "fixed set of texts" not in out and "compute idf once" not in out, out
+    assert ch04.check_4_3(ns["answer_4_3"], None, hint=2) is False
+    assert "fixed set of texts" in capsys.readouterr().out
+
+
+def test_4_5_names_positions_returned_instead_of_tokens(capsys):
+    solution = _solution_4_5()
+
+    def positions(candidate, reference):
+        credited, gain = solution(candidate, reference)
+        v = pair_view(candidate, reference)
+        return [v.ref_tokens.index(t) for t in credited], gain
+
+    assert ch04.check_4_5(positions) is False
+    out = capsys.readouterr().out
+    assert "you return positions" in out and "is a real token" not in out, out

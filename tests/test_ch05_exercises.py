@@ -232,3 +232,15 @@ def test_5_4_solution_and_code_hint_run(capsys):
     pasted = dict(names)
     exec(code, pasted)
     assert passes(ch05.check_5_4, pasted["answer_5_4"], pasted["unseen_5_4"], capsys=capsys)
+
+
+def test_5_3_names_indices_counted_from_1_and_keeps_the_why_for_later(capsys):
+    want = sorted(ch05._nan_recall_pairs())
+    assert ch05.check_5_3([k + 1 for k in want]) is False
+    out = capsys.readouterr().out
+    assert "indices start at 0" in out, out
+    assert ch05.check_5_3([k for k in range(5) if k not in want]) is False
+    out = capsys.readouterr().out
+    assert "ln(6/6)" not in out and "in every reference" not in out and "Code:" not in out, out
+    assert ch05.check_5_3([], hint=2) is False
+    assert "ln(6/6) = 0" in capsys.readouterr().out

@@ -20,7 +20,7 @@ from course_lib.lexical.perplexity import perplexity
 
 def _clipped_by_library(cand_tokens, refs_tokens, n):
     matches, total = bleu.modified_precision(cand_tokens, refs_tokens, n)
-    return matches / total
+    return matches / total if total else 0.0  # a candidate shorter than n: no n-grams
 
 
 def _multi_ref_bp_by_library(c, ref_lengths):

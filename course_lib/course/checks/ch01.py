@@ -19,12 +19,14 @@ MULTI_REF = [
     ("it is raining hard today and it is cold", ["today it is raining hard", "it is cold and it is wet today"]),
     ("b a b a b a c", ["a a b c c", "b b a c"]),
     ("consumers prefer imported cars", ["people like foreign cars"]),
+    ("cats purr", ["cats purr loudly", "the cats purr"]),  # for n = 3: shorter than n, no n-grams at all
 ]
 
 
 def _clipped(cand_tokens, refs_tokens, n):
+    """The clipped precision; 0.0 for a candidate shorter than n (it has no n-grams)."""
     matches, total = modified_precision(cand_tokens, refs_tokens, n)
-    return matches / total
+    return matches / total if total else 0.0
 
 
 def check_1_1(clipped_precision, hint: int = 1) -> bool:
@@ -38,16 +40,27 @@ def check_1_1(clipped_precision, hint: int = 1) -> bool:
         for n in (1, 2, 3):
             for cand, refs in MULTI_REF:
                 c, rs = cand.split(), [r.split() for r in refs]
-                got, want = clipped_precision(c, rs, n), _clipped(c, rs, n)
-                assert close(got, want), (f"n={n}, {cand!r} against {refs}: you return {float(got):.4f}, "
-                                          f"expected {want:.4f}")
+                case = f"n={n}, {cand!r} against {refs}"
+                try:
+                    got = clipped_precision(c, rs, n)
+                except ZeroDivisionError:
+                    if len(c) < n:
+                        raise AssertionError(f"{case}: the candidate has fewer than n tokens, so no n-grams; you "
+                                             "divide by their number, 0. Its precision is 0.0") from None
+                    raise
+                want = _clipped(c, rs, n)
+                assert not isinstance(got, (tuple, list)), (
+                    f"{case}: you return {type(got).__name__} {got!r}; return one number, the precision (the "
+                    "clipped matches divided by the candidate's n-grams)")
+                assert close(got, want), f"{case}: you return {float(got):.4f}, expected {want:.4f}"
     return run("1.1", test, "count the candidate's n-grams (tuples of n neighbouring tokens); clip each one at "
                             "the largest count it has in any *one* reference (not the sum over references); "
                             "divide by the number of candidate n-grams.",
                code="grams = lambda t: Counter(tuple(t[i:i + n]) for i in range(len(t) - n + 1)); "
                     "cand = grams(cand_tokens); best = {g: max(grams(other)[g] for other in refs_tokens) "
                     "for r in refs_tokens for g in grams(r)}; "
-                    "return sum(min(k, best.get(g, 0)) for g, k in cand.items()) / sum(cand.values())", level=hint)
+                    "return sum(min(k, best.get(g, 0)) for g, k in cand.items()) / max(1, sum(cand.values()))  "
+                    "# no n-grams (fewer than n tokens): 0.0", level=hint)
 
 
 def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
@@ -182,6 +195,7 @@ def check_1_5(rouge_pick, bleu_pick=None, word=None, hint: int = 1) -> bool:
 
 # 1.7: six systems' metric scores the chapter never prints (one tie); the student picks the ratings
 SYSTEMS_METRIC = [0.42, 0.35, 0.51, 0.35, 0.60, 0.28]
+GAP_TOLERANCE = 5.01e-5  # gap_1_7 may be rounded to 4 decimals (the prompt says so)
 KINDS = ("concordant", "discordant", "tied in x", "tied in y", "tied in both")
 
 
@@ -196,6 +210,8 @@ def _ratings(ratings) -> list[float]:
     except (TypeError, ValueError):
         raise AssertionError(f"ratings_1_7 must hold numbers, not {[type(r).__name__ for r in ratings]}") from None
     assert not any(math.isnan(v) for v in values), "a rating is NaN: people gave every system a number"
+    outside = [r for r, v in zip(ratings, values) if not 1 <= v <= 5]
+    assert not outside, f"a rating of {outside[0]!r} is off the scale: people rate from 1 to 5"
     return values
 
 
@@ -221,10 +237,14 @@ def check_1_7(ratings, gap=None, kind=None, hint: int = 1) -> bool:
                                  "with the definition's: the kind it counts wrong must occur in your ratings")
         assert gap is not None, "ratings_1_7 expose the bug. Now set gap_1_7 (and then kind_1_7)"
         assert not isinstance(gap, str), f"you gave text ({gap!r}), not a number: set gap_1_7 to a number"
-        if close(gap, right - theirs, 1e-6):
+        if close(gap, right - theirs, GAP_TOLERANCE):
             raise AssertionError("gap_1_7 has the wrong sign: the colleague's tau-b minus the right one")
-        assert close(gap, theirs - right, 1e-6), ("gap_1_7 is not the colleague's tau-b minus the right "
-                                                  "(scipy's) tau-b, both on ch01.SYSTEMS_METRIC and your ratings")
+        if not close(gap, theirs - right, GAP_TOLERANCE) and close(gap, theirs - right, 0.005) \
+                and close(float(gap), round(float(gap), 3), 1e-12):
+            raise AssertionError(f"gap_1_7 = {gap} is the gap rounded too coarsely: give it to 4 decimals or more")
+        assert close(gap, theirs - right, GAP_TOLERANCE), (
+            "gap_1_7 is not the colleague's tau-b minus the right (scipy's) tau-b, both on ch01.SYSTEMS_METRIC "
+            "and your ratings")
         assert kind is not None, f"ratings_1_7 and gap_1_7 are right. Now set kind_1_7 to one of {list(KINDS)}"
         said = " ".join(str(kind).strip().lower().replace("_", " ").split())
         assert said in KINDS or said == "both", f"answer kind_1_7 with one of {list(KINDS)}, not {kind!r}"

@@ -37,13 +37,32 @@ def check_2_1(pairwise_cosines, hint: int = 1) -> bool:
                 f"for a {tuple(a.shape)} and b {tuple(b.shape)} you return shape {tuple(got.shape)}, expected [n, m] = " \
                 f"{tuple(want.shape)}"
             err = float((got.float() - want).abs().max())
+            if err >= 1e-5:
+                slip = _cosine_slip(a, b, got.float())
+                assert slip is None, f"for a {tuple(a.shape)} and b {tuple(b.shape)}: {slip}"
             assert err < 1e-5, f"for rows of norms {[round(float(x), 2) for x in a.norm(dim=1)]} and " \
                                f"{[round(float(x), 2) for x in b.norm(dim=1)]} a cosine is off by {err:.4f}"
-    return run("2.1", test, "a cosine is a dot product of two vectors scaled to length 1: scale every row (each "
-                            "row's own length, along the last dimension), then one matrix product gives all n x m dot "
-                            "products.",
+    return run("2.1", test, "a cosine is the dot product of two vectors divided by both their lengths: it does "
+                            "not change when a vector is made longer. Every row needs its own length; then one "
+                            "matrix product gives all n x m values.",
                code="a = a / a.norm(dim=-1, keepdim=True); b = b / b.norm(dim=-1, keepdim=True); return a @ b.T",
                level=hint)
+
+
+def _cosine_slip(a, b, got) -> str | None:
+    """The common mistake of 2.1 that `got` [n, m] shows, named; None when it is none of them."""
+    def near(x):
+        return tuple(x.shape) == tuple(got.shape) and float((x - got).abs().max()) < 1e-4
+
+    if near(a @ b.T):
+        return ("you return the dot products, which grow with the vectors' lengths (a row times 5 gives 5 times "
+                "the value); a cosine divides by both lengths")
+    if near((a / a.norm(dim=0, keepdim=True)) @ (b / b.norm(dim=0, keepdim=True)).T):
+        return ("you divided along dim 0, by each *column's* length (a coordinate over all the vectors); each "
+                "row is one vector and needs its own length (the last dimension)")
+    if near((a / a.norm(dim=-1, keepdim=True)) @ b.T) or near(a @ (b / b.norm(dim=-1, keepdim=True)).T):
+        return "you scaled the rows of one input only: both a and b need their rows scaled to length 1"
+    return None
 
 
 def _pooling_cases():
@@ -69,12 +88,30 @@ def check_2_2(masked_max_pool, hint: int = 1) -> bool:
             assert tuple(got.shape) == tuple(want.shape), \
                 f"shape {tuple(got.shape)}, expected [batch, dim] = {tuple(want.shape)}"
             bad = [b for b in range(len(want)) if not torch.allclose(got[b].float(), want[b], atol=1e-5)]
+            if bad:
+                slip = _pooling_slip(emb, mask, got.float())
+                assert slip is None, slip
             assert not bad, f"wrong vector for batch row(s) {bad}; real tokens per row {mask.sum(-1).tolist()}"
-    return run("2.2", test, "padding must never win the maximum -- not with its own values, and not with a 0 from "
-                            "multiplying by the mask (real values can all be negative): give padding positions "
-                            "-infinity before taking the maximum over seq_len.",
+    return run("2.2", test, "the maximum must run over a sentence's real tokens only: padding must never win it, "
+                            "neither with its own values nor with whatever value you put in its place, and a "
+                            "sentence's real values may all be negative.",
                code="return embeddings.masked_fill(~mask.bool().unsqueeze(-1), float('-inf')).max(dim=1).values",
                level=hint)
+
+
+def _pooling_slip(emb, mask, got) -> str | None:
+    """The common mistake of 2.2 that `got` [batch, dim] shows, named; None when it is none of them."""
+    def near(x):
+        return tuple(x.shape) == tuple(got.shape) and torch.allclose(x, got, atol=1e-5)
+
+    m = mask.to(emb.dtype).unsqueeze(-1)
+    if near(emb.max(dim=1).values):
+        return ("you take the maximum over every position, padding included: a padding position holding a large "
+                "value wins. Use the mask")
+    if near((emb * m).max(dim=1).values):
+        return ("you multiplied by the mask: padding becomes 0, and 0 beats a sentence whose real values are all "
+                "negative (the mean ignores a 0 in the sum; the maximum picks it)")
+    return None
 
 
 # (sentence a, sentence b, word, layer): words of several WordPiece tokens at different positions, and one-token words
@@ -158,6 +195,9 @@ def check_2_4(answer, hint: int = 1) -> bool:
         layers = [k for k, c in enumerate(by_layer) if close(cos, c, 1e-4)]
         assert not layers or 4 in layers, (f"{cos:.4f} is the cosine of {word!r} at layer {layers[0]}, not at "
                                            "layer 4, BERTScore's default: measure at layer 4")
+        rounded = close(cos, by_layer[4], 0.005) and close(float(cos), round(float(cos), 3), 1e-12)
+        assert close(cos, by_layer[4], 1e-4) or not rounded, (
+            f"{cos} is {word!r}'s cosine at layer 4 rounded too coarsely: give it to 4 decimals or more")
         assert close(cos, by_layer[4], 1e-4), f"{word!r}: its two vectors' cosine at layer 4 is not {float(cos):.4f}"
         want = _most_separated_word()
         assert word == want, (f"{word!r} is not the word with the lowest cosine at layer 4: another word's two "

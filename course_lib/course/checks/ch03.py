@@ -215,10 +215,19 @@ def _naive_change_of(target, companion) -> tuple[float, float, float]:
     return tuple(b[0].item() - a[0].item() for b, a in zip(batch, alone))
 
 
+def _quote(answer, limit: int = 60) -> str:
+    """repr(answer), whole when short, else cut after a whole word with "…" (never mid-word)."""
+    text = repr(answer)
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return (cut if cut != text[:limit] else text[:limit]) + "…"
+
+
 def _companion(answer, name) -> tuple[str, str]:
     assert answer is not None, f"set {name} to a (candidate, reference) pair of two texts"
     assert isinstance(answer, (list, tuple)) and len(answer) == 2, \
-        f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {answer!r:.60}"
+        f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {_quote(answer)}"
     assert all(isinstance(t, str) for t in answer), \
         f"{name}: give the two texts as strings (the sentences themselves, not token lists or numbers)"
     assert all(t.strip() for t in answer), f"{name}: a text is empty"

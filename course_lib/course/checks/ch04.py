@@ -10,8 +10,8 @@ import torch
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-from .ch04_cases import (BETAS, SPECIAL_PAIR, _f_beta, _padded_matrices, _weighted_cases,  # noqa: F401 (ch04.*)
-                         _without_weight0_targets, _slip_4_2)
+from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _padded_matrices, _positions,  # noqa: F401
+                         _weighted_cases, _without_weight0_targets, _slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -70,6 +70,9 @@ def check_4_1(greedy_precision_recall, hint: int = 1) -> bool:
             n_c, n_r = _real_shape(sim)
             shape = f"a {sim.shape[0]}x{sim.shape[1]} matrix"
             real = f"({n_c} real rows, {n_r} real columns, the rest -inf padding)"
+            if not close(want[0], want[1], 1e-4) and close(got[0], want[1], 1e-5) and close(got[1], want[0], 1e-5):
+                raise AssertionError(f"{shape}: your P and R are swapped. The rows are the candidate's tokens: P "
+                                     "(precision) averages the row maxima, R (recall) the column maxima")
             assert close(got[0], want[0], 1e-5), f"{shape}: P should be {want[0]:.4f}, yours {got[0]:.4f} {real}"
             assert close(got[1], want[1], 1e-5), f"{shape}: R should be {want[1]:.4f}, yours {got[1]:.4f} {real}"
     return run("4.1", test, "P averages each real candidate token's best match (its row's maximum), R each "
@@ -110,10 +113,9 @@ def check_4_2(weighted_bertscore, hint: int = 1) -> bool:
                 assert named is None, f"{case}: {named}"
                 for name, a, b in zip("PRF", got, want):
                     assert close(a, b, 1e-5), f"{case}: {name} should be {b:.4f}, yours {a:.4f}"
-    return run("4.2", test, "P is the weighted mean of the row maxima (divide by the sum of the weights, not "
-                            "by the number of tokens), R the same over columns with the reference weights; "
-                            "F_beta = (1 + beta²)·P·R / (beta²·P + R) counts recall beta times as much as "
-                            "precision (beta = 1 gives the harmonic mean).",
+    return run("4.2", test, "test each line against a case whose answer you know: P and R are *weighted* means "
+                            "of the best matches (what must a weighted mean divide by?), and F_beta must lean "
+                            "towards R when beta > 1 (the prompt's 1/F_beta).",
                code="P = (sim.max(dim=1).values * cand_weights).sum() / cand_weights.sum(); R = (sim.max(dim=0)"
                     ".values * ref_weights).sum() / ref_weights.sum(); F = (1 + beta ** 2) * P * R / "
                     "(beta ** 2 * P + R); return float(P), float(R), float(F)", level=hint)
@@ -157,9 +159,12 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
     def test():
         want = _swap_shifts()
         got = _numbers(answer, len(want), "one F(b, a) - F(a, b) per pair")
+        if all(x == 0 for x in got):
+            raise AssertionError(_SWAP_ZEROS)
         if all(abs(x) < 1e-6 for x in got):
-            raise AssertionError("without idf F is symmetric, but idf=True computes the weights from the "
-                                 "references, and they change when the texts swap roles: measure it")
+            raise AssertionError("your differences are ~0, as without idf, where F is symmetric; idf=True "
+                                 "computes the weights from the references, which change when the texts swap "
+                                 "roles: measure it with idf=True")
         for k, (g, w) in enumerate(zip(got, want)):
             if close(g, -w, 1e-4) and not close(g, w, 1e-4):
                 raise AssertionError(f"pair {k}: wrong sign (subtract F(a, b) from F(b, a))")
@@ -173,13 +178,13 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
             "tokens should weigh more); keep idf, only fix where it comes from")
         gap = (score(a, b, idf=weights)[2] - score(b, a, idf=weights)[2]).abs().max().item()
         assert gap < 1e-6, f"with weights_4_3, F still changes by {gap:.4f} when a pair is swapped"
-    return run("4.3", test, "idf=True takes the weights from the references, so swapping the texts changes the "
-                            "weights as well as the roles: score a -> b and b -> a with idf=True and subtract. F "
-                            "is symmetric again when both directions use the same weights: compute idf once, "
-                            "from a fixed set of texts, and pass that one dictionary as idf= both ways.",
+    return run("4.3", test, "idf=True takes its weights from whichever texts are the references: score the three "
+                            "pairs a -> b and b -> a with idf=True, then ask what changes besides the roles when "
+                            "the texts swap, and what F needs to stay the same both ways.",
                code="a = [p[0] for p in ch04.SWAP_PAIRS]; b = [p[1] for p in ch04.SWAP_PAIRS]; "
                     "answer_4_3 = (course_lib.score(b, a, idf=True)[2] - course_lib.score(a, b, idf=True)[2])"
-                    ".tolist(); weights_4_3 = idf_weights(a + b, tokenizer)", level=hint)
+                    ".tolist(); weights_4_3 = idf_weights(a + b, tokenizer)  # idf once, from a fixed set of "
+                    "texts, passed as idf= both ways", level=hint)
 
 
 @lru_cache(maxsize=None)
@@ -264,6 +269,9 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
             out = special_credit(cand, ref)
             assert isinstance(out, (tuple, list)) and len(out) == 2, "return a pair (credited tokens, gain of R)"
             got, g = out
+            assert not _positions(got), (f"candidate {cand!r}, reference {ref!r}: you return positions "
+                                         f"{_positions(got)}; return the reference tokens themselves (the text "
+                                         "of each, as ref_tokens lists it)")
             got = [got] if isinstance(got, str) else list(got) if isinstance(got, (list, tuple)) else None
             case = f"candidate {cand!r}, reference {ref!r}"
             assert got is not None, f"{case}: the first item is a list of reference tokens, e.g. [\"meeting\"]"

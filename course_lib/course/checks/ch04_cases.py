@@ -104,3 +104,28 @@ def _slip_4_2(sim, cw, rw, beta, got) -> str | None:
         return ("your F_beta leans towards P; with beta > 1 it must lean towards R (beta² multiplies P in the "
                 "denominator: 1/F_beta = (1/P + beta²/R) / (1 + beta²))")
     return None
+
+
+# Exercise 4.3: all three differences exactly 0 -- each pair scored alone (or no idf at all)
+_SWAP_ZEROS = ("your three differences are all exactly 0. Scored one pair at a time with idf=True, the single "
+               "reference is the whole corpus: every token of it is in M = 1 of 1 references and weighs "
+               "ln(2/2) = 0, so R is 0/0 and F = 0 both ways. Score the three pairs together, one call per "
+               "direction, with idf=True (without idf F is symmetric, which is 0 too)")
+
+
+def _positions(items) -> list[int]:
+    """The integer positions a 4.5 answer lists where tokens are asked for (ints or 0-d integer tensors; a
+    token is a string, even "20"); [] when it lists anything else."""
+    try:
+        items = [items] if isinstance(items, str) else list(items)
+    except TypeError:
+        return []
+    out = []
+    for t in items:
+        if isinstance(t, torch.Tensor) and t.dim() == 0 and not t.is_floating_point():
+            t = int(t)
+        if isinstance(t, int) and not isinstance(t, bool):
+            out.append(t)
+        else:
+            return []
+    return out

@@ -172,14 +172,17 @@ def check_5_3(answer, hint: int = 1) -> bool:
         want = _nan_recall_pairs()
         assert isinstance(answer, (list, tuple)) and all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
                                                          for k in answer), "give a list of pair indices (0 to 4)"
-        assert sorted(answer) == sorted(want), (
-            f"{sorted(answer)} is not the set of pairs whose reference tokens all weigh 0")
+        if sorted(answer) != sorted(want) and sorted(answer) == [k + 1 for k in sorted(want)]:
+            raise AssertionError(f"{sorted(answer)} counts the pairs from 1: indices start at 0 (the first pair is "
+                                 "0), as the positions of course_lib.score's tensors do")
+        assert sorted(answer) == sorted(want), f"{sorted(answer)} is not the list of pairs whose recall is NaN"
 
-    return run("5.3", test, "with idf=True, M = 5 references; a token in all five has df = 5 and weighs "
-               "ln(6/6) = 0. Recall divides by the sum of the reference's weights: a reference whose every token "
-               "is in every reference sums to 0, and 0/0 is NaN.",
+    return run("5.3", test, "a NaN is 0/0: recall divides by the sum of the reference tokens' idf weights, and "
+               "with idf=True those weights come from these five references. Look at each reference's total "
+               "weight, and at which tokens weigh nothing.",
                code="_, R, _ = course_lib.score(*ch05.FEW_REFS, idf=True); answer_5_3 = [k for k, r in "
-                    "enumerate(R.tolist()) if math.isnan(r)]", level=hint)
+                    "enumerate(R.tolist()) if math.isnan(r)]  # a token in all M = 5 references weighs "
+                    "ln(6/6) = 0: a reference made only of such tokens sums to 0", level=hint)
 
 
 # Exercise 5.4: the cs-en test set of WMT16, scored with idf=True; a candidate with an invented name.
