@@ -160,6 +160,25 @@ def _no_idf(batches):  # planted: no idf at all (order-free, but not what the sc
     return [course_lib.score(cands, refs)[2] for cands, refs in batches]
 
 
+def _distinct_refs(batches):  # right too: idf from the distinct references (a repeated reference counted once)
+    import course_lib
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.model import load
+
+    weights = idf_weights(sorted({r for _, refs in batches for r in refs}), load()[0])
+    return [course_lib.score(cands, refs, idf=weights)[2] for cands, refs in batches]
+
+
+def _other_refs(batches):  # right too: idf from a fixed corpus of references chosen in advance
+    import course_lib
+    from course_lib.bertscore.idf import idf_weights
+    from course_lib.evaluation import datasets
+    from course_lib.model import load
+
+    weights = idf_weights(datasets.wmt16()["ref"].head(300).tolist(), load()[0])
+    return [course_lib.score(cands, refs, idf=weights)[2] for cands, refs in batches]
+
+
 def _candidates_idf(batches):  # planted: idf from all the candidates
     import course_lib
     from course_lib.bertscore.idf import idf_weights
@@ -192,8 +211,10 @@ def test_7_4(capsys):
                           tokenizer=load()[0])
     assert passes(ch07.check_7_4, solution, capsys)
     assert passes(ch07.check_7_4, _all_refs_bert_score, capsys)
+    assert passes(ch07.check_7_4, _distinct_refs, capsys)  # the exercise leaves the choice of references open
+    assert passes(ch07.check_7_4, _other_refs, capsys)
     named = {_kept_scorer: "which batch came first", _own_idf: "its batchmates", _no_idf: "without idf",
-             _candidates_idf: "references of all the batches", _means: "one F per pair", stub: "replace"}
+             _candidates_idf: "your idf comes from the candidates", _means: "one F per pair", stub: "replace"}
     for wrong, text in named.items():
         assert not ch07.check_7_4(wrong), wrong.__name__
         out = capsys.readouterr().out

@@ -72,8 +72,9 @@ def fold_reveals(nb) -> int:
     to write) stay open; the exercises' how-to box says so. Returns the number of folded cells."""
     folding, folded = False, 0
     for cell in nb.cells:
-        if cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M):
-            folding = False
+        heading = re.search(r"^#+\s*(.*)", cell.source, re.M) if cell.cell_type == "markdown" else None
+        if heading and not (folding and heading.group(1).startswith("After exercise")):
+            folding = False  # a new section or exercise; "#### After exercise N.M" goes on with the reveal
             continue
         if cell.cell_type == "code" and _CHECK_CALL.search(cell.source):
             folding = True

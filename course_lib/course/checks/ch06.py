@@ -225,6 +225,7 @@ def check_6_4(answer, hint: int = 1) -> bool:
                                    "rescaled P and R")
 
     return run("6.4", test, "rescaling F keeps every order (one increasing map for all). Rescaling P and R first "
-               "stretches each one's distance from b by 1 / (1 - b), so an imbalance between P and R grows, and a "
-               "harmonic mean punishes imbalance: a lopsided A can lose to a balanced B.",
-               code="answer_6_4 = ((0.95, 0.50), (0.60, 0.60))  # A lopsided, B balanced", level=hint)
+               "stretches each one's distance from b by 1 / (1 - b): what does that do to a candidate whose P and R "
+               "are far apart, and how does a harmonic mean treat such a candidate?",
+               code="answer_6_4 = ((0.95, 0.50), (0.60, 0.60))  # A lopsided, B balanced: the harmonic mean punishes "
+                    "the stretched imbalance", level=hint)

@@ -39,22 +39,24 @@ def _batchings_7_4() -> list[list[tuple[list[str], list[str]]]]:
 
 
 @lru_cache(maxsize=None)
-def _expected_7_4(idf: bool = True) -> dict[tuple[str, str], float]:
+def _expected_7_4(idf: bool | str = True) -> dict[tuple[str, str], float]:
     """F of each pair (candidate, reference) with idf weights computed once from all references of
-    the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same); idf=False: plain F."""
+    the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same); idf=False: plain F;
+    idf="candidates": idf from all the candidates instead (the mistake the check names)."""
     import course_lib
     from course_lib.bertscore.idf import idf_weights
     from course_lib.model import load
 
     d = batches_7_4()
     cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
-    weights = idf_weights(refs, load()[0]) if idf else False
+    weights = idf_weights(cands if idf == "candidates" else refs, load()[0]) if idf else False
     return dict(zip(zip(cands, refs), course_lib.score(cands, refs, num_layers=4, idf=weights)[2].tolist()))
 
 
 def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
     """Exercise 7.4: `fixed_idf_F(batches)` -> one F tensor per batch, for batches [(cands, refs), ...]
-    met in any order or grouping, each pair scored with idf from all references of all batches."""
+    met in any order or grouping, each pair scored with idf weights from a fixed set of references (all the
+    references of all the batches, as bert-score's idf=True on the whole test set, or another fixed choice)."""
     def test():
         want = _expected_7_4()
         got = []
@@ -78,11 +80,13 @@ def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
             "references makes a pair's score depend on its batchmates")
         if moved(got[0], _expected_7_4(idf=False)) < 1e-5:
             raise AssertionError("these are F without idf weights: the script scores with idf")
-        assert moved(got[0], want) < 1e-4, "the idf weights should come from the references of all the batches"
+        assert moved(got[0], _expected_7_4(idf="candidates")) > 1e-4, (
+            "your idf comes from the candidates: BERTScore's idf says how rare a word is among the references "
+            "(the texts a candidate should cover), so take it from a fixed set of references, such as all the "
+            "references of all the batches")
 
-    return run("7.4", test, "idf weights that do not depend on the order of the calls, nor on how pairs are "
-                            "grouped, are computed once from a fixed set of texts chosen in advance: here all "
-                            "the references of all the batches.",
+    return run("7.4", test, "idf weights that depend neither on the order of the calls nor on how the pairs are "
+                            "grouped are computed once, from a fixed set of references chosen in advance.",
                code="refs = [r for _, rs in batches for r in rs]; weights = idf_weights(refs, tokenizer); "
                     "return [course_lib.score(c, r, idf=weights)[2] for c, r in batches]", level=hint)
 

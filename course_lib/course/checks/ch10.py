@@ -26,7 +26,8 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
             for with_source in (False, True):
                 x = comet_features(h, r, s if with_source else None)
                 x[:, :2 * d] = float("nan")  # the h and r blocks: not for this exercise
-                case = f"{n} pairs of {d}-d unit vectors, {'with' if with_source else 'without'} the source"
+                pairs = f"{n} pair{'s' if n != 1 else ''}"
+                case = f"{pairs} of {d}-d unit vectors, {'with' if with_source else 'without'} the source"
                 got = student_cos(x.clone(), d)
                 assert isinstance(got, (tuple, list)) and len(got) == 2, (
                     "return two tensors: (cos from the h ⊙ r block, cos from the |h − r| block)")
@@ -44,9 +45,10 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
                         f"yours {[round(v, 3) for v in part[:3].tolist()]}...")
 
     return run("10.1", test, "x = [h; r; h ⊙ r; |h − r|; ...], each block d wide: the h ⊙ r block sums to h · r, and "
-                             "the |h − r| block to the distance: for unit vectors |h − r|² = 2 − 2 cos(h, r).",
+                             "the |h − r| block holds the distance between h and r: expand |h − r|² = (h − r)·(h − r) "
+                             "for unit vectors.",
                code="hr, diff = x[:, 2 * d:3 * d], x[:, 3 * d:4 * d]; "
-                    "return hr.sum(-1), 1 - (diff ** 2).sum(-1) / 2",
+                    "return hr.sum(-1), 1 - (diff ** 2).sum(-1) / 2  # |h - r|² = 2 - 2 cos(h, r)",
                level=hint)
 
 
