@@ -71,3 +71,10 @@ def assert_separates(check, right, wrong, capsys) -> None:
     assert passes(check, right, capsys)
     for bug in (stub, *wrong):
         assert not passes(check, bug, capsys), bug.__name__
+
+
+def assert_names_mistake(check, *answers, named: str, capsys) -> None:
+    """`check(*answers)` fails with a first hint that names the mistake (`named`) and shows no code."""
+    assert check(*answers) is False
+    out = capsys.readouterr().out
+    assert named in out and "Code:" not in out, out

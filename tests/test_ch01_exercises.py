@@ -6,7 +6,7 @@ from functools import partial
 import pytest
 
 from course_lib.course.checks import ch01
-from notebook_code import NOTEBOOKS, assert_separates, passes, run_cells
+from notebook_code import NOTEBOOKS, assert_names_mistake, assert_separates, passes, run_cells
 
 NOTEBOOK = NOTEBOOKS / "01_lexical_metrics.ipynb"
 
@@ -191,9 +191,7 @@ def test_code_exercise(marker, name, check, wrong, capsys):
     (ch01.check_1_4, perplexity_uses_the_library, "asks you to write yourself"),
 ], ids=lambda x: getattr(x, "__name__", "hint"))
 def test_1_3_and_1_4_hints_name_the_mistake(check, wrong, named, capsys):
-    assert check(wrong) is False
-    out = capsys.readouterr().out
-    assert named in out and "Code:" not in out, out
+    assert_names_mistake(check, wrong, named=named, capsys=capsys)
 
 
 def test_1_3_rouge_score_is_whole_again_after_the_check():
@@ -274,9 +272,7 @@ def test_question_1_7_solution_passes(capsys):
     (([5, 3, 5, 3, 5, None], None, None), "must hold numbers"),
 ], ids=lambda x: str(x)[:40])
 def test_question_1_7_hints_name_the_mistake(answer, named, capsys):
-    assert ch01.check_1_7(*answer) is False
-    out = capsys.readouterr().out
-    assert named in out and "Code:" not in out, out
+    assert_names_mistake(ch01.check_1_7, *answer, named=named, capsys=capsys)
 
 
 def test_question_1_7_gap_and_kind(capsys):

@@ -8,7 +8,7 @@ from course_lib.teaching import naive
 from course_lib.course.checks import ch03
 from course_lib.bertscore.embeddings import tokens
 from course_lib.model import DEFAULT_LAYER, load
-from notebook_code import NOTEBOOKS, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, assert_names_mistake, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "03_similarity_matrix.ipynb"
 
@@ -84,9 +84,7 @@ def test_3_2_solution_passes(capsys):
 @pytest.mark.parametrize("name", sorted(SLIPS_3_2))
 def test_3_2_hints_name_the_mistake(name, capsys):
     wrong, named = SLIPS_3_2[name]
-    assert ch03.check_3_2(wrong, "reference") is False
-    out = capsys.readouterr().out
-    assert named in out and "Code:" not in out, out
+    assert_names_mistake(ch03.check_3_2, wrong, "reference", named=named, capsys=capsys)
 
 
 @pytest.mark.parametrize("answer, named", [(None, "Now set row_norms_3_2"), ("candidate", "its whole row by one number"),
