@@ -71,6 +71,33 @@ def kernel_states(server) -> list[str]:
         return [k["execution_state"] for k in json.load(response)]
 
 
+def chapter_kernel_state(server) -> str | None:
+    """The execution state of the kernel of CHAPTER's session (None before it has one)."""
+    with urllib.request.urlopen(server.url("/api/sessions"), timeout=10) as response:
+        states = [s["kernel"]["execution_state"] for s in json.load(response) if s["path"].endswith(CHAPTER)]
+    return states[0] if states else None
+
+
+def wait_for_kernel(server, state: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if chapter_kernel_state(server) == state:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the chapter's kernel was not {state} within {seconds} s: {chapter_kernel_state(server)}")
+
+
+def ran_or_running(page, server, seconds: float) -> bool:
+    """True once a cell is queued, running or numbered (a prompt [*] or [1]), or the kernel is busy."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if ("busy" in kernel_states(server) or page.locator(".jp-InputPrompt", has_text="[*]").count()
+                or page.locator(".jp-InputPrompt", has_text="[1]").count()):
+            return True
+        time.sleep(0.5)
+    return False
+
+
 def test_running_a_chapter_in_jupyterlab_rewrites_no_committed_file(tmp_path):
     """make lab (no JUPYTER_TOKEN), the printed URL in Chromium: START_HERE first; its link to chapter
     00; Run > Run All Cells; Ctrl-S. The saved notebook is the student's copy, the course's is untouched,
@@ -89,10 +116,17 @@ def test_running_a_chapter_in_jupyterlab_rewrites_no_committed_file(tmp_path):
             page.locator(".jp-RenderedMarkdown a", has_text=CHAPTER).first.click()
             page.locator(".lm-TabBar-tab.lm-mod-current", has_text=CHAPTER).wait_for(timeout=60_000)
             page.locator(".jp-Notebook .jp-CodeCell").first.wait_for(timeout=60_000)
-            page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-            page.locator(".lm-Menu-item", has_text="Run All Cells").first.click()
+            wait_for_kernel(server, "idle", 120)  # Run All before the kernel is up does nothing (a slow CI)
+            started = False
+            for _attempt in range(2):  # Run > Run All Cells; once more if no cell started in 60 s
+                page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+                page.locator(".lm-Menu-item", has_text="Run All Cells").first.click()
+                started = ran_or_running(page, server, 60)
+                if started:
+                    break
+            assert started, "Run > Run All Cells started no cell"
             deadline, idle_since = time.monotonic() + 300, None
-            while time.monotonic() < deadline:  # busy, then idle for 3 s in a row
+            while time.monotonic() < deadline:  # idle for 3 s in a row after it started
                 time.sleep(1)
                 busy = "busy" in kernel_states(server) or page.locator(".jp-InputPrompt", has_text="[*]").count()
                 idle_since = None if busy else (idle_since or time.monotonic())
