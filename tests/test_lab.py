@@ -88,11 +88,11 @@ def wait_for_kernel(server, state: str, seconds: float) -> None:
 
 
 def ran_or_running(page, server, seconds: float) -> bool:
-    """True once a cell is queued, running or numbered (a prompt [*] or [1]), or the kernel is busy."""
+    """True once a cell is queued or running (a prompt [*]) or the kernel is busy. (Prompts [1]... are there
+    before the run: the chapter's copy is committed with its outputs.)"""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if ("busy" in kernel_states(server) or page.locator(".jp-InputPrompt", has_text="[*]").count()
-                or page.locator(".jp-InputPrompt", has_text="[1]").count()):
+        if chapter_kernel_state(server) == "busy" or page.locator(".jp-InputPrompt", has_text="[*]").count():
             return True
         time.sleep(0.5)
     return False
