@@ -7,7 +7,7 @@ the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tes
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
 seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) and 7.3's settings are drawn with the
 grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
-and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+and margins too (their answers: the swap's gaps, a frame built for them); 2.5, 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
 checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed), and so
 are 6.1, 6.2, 9.4 and 9.5 (their hidden cases: tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a
 design task, checked on the student's answer.
@@ -70,14 +70,6 @@ def answer_2_4():
     cos = {w: float(word_cosine_by_layer(a, b, w)[course_lib.DEFAULT_LAYER]) for w, (a, b) in ch02.SENSE_PAIRS.items()}
     word = min(cos, key=cos.get)
     return [[word, cos[word]]]
-
-
-def answer_2_5():
-    from course_lib.course.checks import ch02
-
-    tokenizer, _ = load()
-    return ["".join(sorted(k for k, (a, b) in ch02.CAT_PAIRS.items()
-                           if tokens(tokenizer, a).index("cat") == tokens(tokenizer, b).index("cat")))]
 
 
 def answer_3_1():
@@ -234,7 +226,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 
