@@ -12,7 +12,7 @@ from scipy.stats import norm
 
 import course_lib
 from course_lib.bertscore import baseline as B
-from course_lib.course.checks import ch06
+from course_lib.course.checks import ch06, reset_attempts
 from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "06_baseline_rescaling.ipynb"
@@ -223,6 +223,7 @@ def test_first_hints_give_the_idea_not_the_method(capsys):
     """6.1's first hint does not state the inequality to solve, 6.4's not which candidates flip; hint=2 does."""
     for check, wrong, method in ((ch06.check_6_1, _slip("no z"), "z s / √n <= h"),
                                  (ch06.check_6_4, ((0.9, 0.8), (0.7, 0.7)), "lopsided")):
+        reset_attempts()  # earlier tests repeated these mistakes: the code would show by itself
         assert not check(wrong)
         first = capsys.readouterr().out
         assert method not in first and "far apart" not in first and "Code:" not in first, first
