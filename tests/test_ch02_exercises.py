@@ -9,7 +9,7 @@ from course_lib.engine import pooling
 from course_lib.course.checks import ch02
 from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load
-from notebook_code import NOTEBOOKS, assert_names_mistake, assert_separates, passes, run_cells
+from notebook_code import NOTEBOOKS, assert_names_mistake, assert_separates, definition, passes, run_cells
 
 NOTEBOOK = NOTEBOOKS / "02_embeddings.ipynb"
 
@@ -158,20 +158,43 @@ def test_find_it_exercises_run_on_sentences_the_chapter_never_shows():
             break
         before.append(cell.source)
     text = "\n".join(before)
-    sentences = [s for pair in (*ch02.SENSE_PAIRS.values(), *ch02.CAT_PAIRS.values()) for s in pair]
+    sentences = [s for pair in ch02.SENSE_PAIRS.values() for s in pair] + list(ch02.CAT_SENTENCES)
     sentences += [s for a, b, *_ in ch02.WORD_CASES[:3] for s in (a, b)]
     assert not [s for s in sentences if s in text]
 
 
-def test_question_2_5(capsys):
-    answer = solution("answer_2_5 =", tokens=tokens, tokenizer=load()[0])["answer_2_5"]
-    assert passes(ch02.check_2_5, answer, capsys)
-    assert passes(ch02.check_2_5, {"a", "e", "f"}, capsys) and passes(ch02.check_2_5, "A, E, F", capsys)
-    assert ch02._identical_at_layer_0() == {"A", "E", "F"}
-    # planted mistakes: counting words instead of WordPiece tokens (C and D look parallel), forgetting that
-    # the model is uncased (F), taking the question for "which differ"
-    for bad in (None, "ACDEF", "AE", "BCD", "ABCDEF", "", "G"):
-        assert not passes(ch02.check_2_5, bad, capsys), bad
+def test_2_5_solution_passes(capsys):
+    cat_twins = definition(NOTEBOOK, "cat_twins")
+    assert passes(ch02.check_2_5, cat_twins, capsys)
+
+
+def test_2_5_other_honest_twins_pass(capsys):
+    """Another word before "cat" of the same token count keeps its layer-0 vector; a cut prefix moves it."""
+    assert passes(ch02.check_2_5, lambda s: ("So " + s[s.index(" ") + 1:] if not s.startswith(("Look", "Cats"))
+                                             else s + " Yes.", "A " + s[s.index("cat"):]), capsys)
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (lambda s: (s, "Well, " + s), "has the original's tokens"),                      # identical: 1.0 everywhere
+    (lambda s: (s.upper(), "Well, " + s), "has the original's tokens"),              # uncased: the same tokens
+    (lambda s: ("Well, " + s, "Well, " + s), "in your same sentence cat is token"),  # same moved cat
+    (lambda s: (s + " Really.", s + " Really."), "change only what comes before"),   # moved kept cat, changed after
+    (lambda s: (s + " Really.", "Yes " + s[s.index(" ") + 1:]), "is still token"),   # one word for one: not moved
+    (lambda s: (s.replace("cat", "dog"), "Well, " + s), "no token \"cat\""),
+    (lambda s: (s + " Really.", "Well, " + s.replace("cat", "cats")), "no token \"cat\""),
+    (lambda s: s + " Really.", "return two sentences"),
+])
+def test_2_5_planted_mistakes_fail_with_a_hint_that_names_them(wrong, named, capsys):
+    assert_names_mistake(ch02.check_2_5, wrong, named=named, capsys=capsys)
+
+
+def test_2_5_runs_on_hidden_sentences_in_grading_mode(monkeypatch):
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "3")
+    _, hidden = ch02._hidden_data()
+    assert hidden != ch02.CAT_SENTENCES
+    monkeypatch.setattr(ch02, "CAT_SENTENCES", hidden)
+    assert ch02.check_2_5(definition(NOTEBOOK, "cat_twins"))
 
 
 def test_pooling_equals_sentence_transformers():

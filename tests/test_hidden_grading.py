@@ -5,9 +5,9 @@ notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRA
 where it computes the right answer on the hidden data. In grading mode the right answer must pass and
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
-seed: tests/test_ch10_exercises.py). 6.3's candidate and threshold and 7.3's settings are drawn with the
+seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) and 7.3's settings are drawn with the
 grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
-and margins too (their answers: the swap's gaps, a frame built for them); 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+and margins too (their answers: the swap's gaps, a frame built for them); 2.5, 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
 checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed), and so
 are 6.1, 6.2, 9.4 and 9.5 (their hidden cases: tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a
 design task, checked on the student's answer.
@@ -72,14 +72,6 @@ def answer_2_4():
     return [[word, cos[word]]]
 
 
-def answer_2_5():
-    from course_lib.course.checks import ch02
-
-    tokenizer, _ = load()
-    return ["".join(sorted(k for k, (a, b) in ch02.CAT_PAIRS.items()
-                           if tokens(tokenizer, a).index("cat") == tokens(tokenizer, b).index("cat")))]
-
-
 def answer_3_1():
     from course_lib.course.checks import ch03
 
@@ -107,9 +99,13 @@ def answer_6_3():
     data = ch06.halford()
     b = B.layer_baseline(ch06._bert_score_baseline("roberta-large"), 17)
     raw_P = {c["id"]: b[0].item() + (1 - b[0].item()) * c["published"]["P"] for c in data["candidates"]}
-    asked = next(c for c in data["candidates"] if c["id"] == ch06.CANDIDATE_6_3)
-    raw_R = b[1].item() + (1 - b[1].item()) * asked["published"]["R"]
-    return [[raw_P[asked["id"]], raw_R], [k for k, p in raw_P.items() if p >= ch06.THRESHOLD_6_3]]
+    return [[k for k, p in raw_P.items() if p >= ch06.THRESHOLD_6_3]]
+
+
+def rescaled_f(p_hat, r_hat, b):
+    p, r = b[0] + (1 - b[0]) * p_hat, b[1] + (1 - b[1]) * r_hat
+    f = 2 * p * r / (p + r)
+    return (f - b[2]) / (1 - b[2])
 
 
 def answer_7_3():
@@ -202,7 +198,7 @@ def answer_8_6():
     return [(a[1] - a[0]) / (b[1] - b[0])]
 
 
-FUNCTIONS = {"8.6": cluster_interval}  # the student's function, passed before the values
+FUNCTIONS = {"8.6": cluster_interval, "6.3": rescaled_f}  # the student's function, passed before the values
 '''
 
 RUN = r'''
@@ -230,7 +226,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4", "2.5"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 

@@ -208,41 +208,60 @@ def check_2_4(answer, hint: int = 1) -> bool:
                     "w = min(cosines, key=cosines.get); answer_2_4 = (w, cosines[w])", level=hint)
 
 
-# 2.5: pairs of sentences with "cat"; at layer 0 only the token, its position and the segment count
-CAT_PAIRS = {"A": ("My cat is asleep.", "Our cat was hungry."),
-             "B": ("The cat sat.", "The old cat sat."),
-             "C": ("Unbelievably, the cat slept.", "Yesterday, the cat slept."),
-             "D": ("It's the cat.", "See the cat."),
-             "E": ("Cats? The cat left.", "I think the cat left."),
-             "F": ("Cat food is here.", "cat is here.")}
+# 2.5: sentences with "cat" (hidden ones in grading mode); the student builds, for each, a sentence whose "cat" is the
+# same at layer 0 and one whose "cat" is not, keeping the words after it
+CAT_SENTENCES = ["Her lazy cat purrs loudly.", "Look, the cat ran away.", "Every morning the cat was hungry.",
+                 "Cats? The cat is here."]
 
 
-def _identical_at_layer_0(pairs: dict | None = None) -> set[str]:
-    """Labels of `pairs` (CAT_PAIRS unless given) whose two "cat" vectors are the same at layer 0 (cosine 1)."""
-    pairs = CAT_PAIRS if pairs is None else pairs
-    return {k for k, (a, b) in pairs.items() if _cosines_by_layer(a, b, "cat")[0] > 1 - 1e-6}
+def _cat_at(sentence) -> int | None:
+    """The token index of the first "cat" in `sentence` (uncased WordPiece tokens), None when it has none."""
+    toks = tokens(load()[0], sentence)
+    return toks.index("cat") if "cat" in toks else None
 
 
-def _labels(answer) -> set[str]:
-    items = answer if not isinstance(answer, str) else answer.replace(",", " ").split() if " " in answer or \
-        "," in answer else list(answer)
-    return {str(x).strip().upper() for x in items if str(x).strip()}
+def _twins_slip(original: str, same, moved) -> str | None:
+    """What is wrong with the student's (same, moved) for `original`, or None."""
+    toks = {name: tokens(load()[0], s) for name, s in (("original", original), ("same", same), ("moved", moved))}
+    at = {name: _cat_at(s) for name, s in (("original", original), ("same", same), ("moved", moved))}
+    for name in ("same", "moved"):
+        if at[name] is None:
+            return f"your {name} sentence has no token \"cat\" (tokens: {toks[name]}); keep the word cat"
+    if toks["same"] == toks["original"]:
+        return ("your same sentence has the original's tokens (the model is uncased): it gives 1.0 at every layer; "
+                "change the context of cat, not its vector at layer 0")
+    if at["same"] != at["original"]:
+        return (f"in your same sentence cat is token {at['same']}, in the original token {at['original']}: layer 0 "
+                "adds a position embedding, so the vectors differ")
+    if toks["moved"][at["moved"] + 1:] != toks["original"][at["original"] + 1:]:
+        return "keep the words after cat as they are in your moved sentence: change only what comes before it"
+    if at["moved"] == at["original"]:
+        return (f"in your moved sentence cat is still token {at['moved']}: what surrounds a token does not reach "
+                "layer 0, so its vector is the original's; change its position")
+    return None
 
 
-def check_2_5(answer, hint: int = 1) -> bool:
-    """answer: the labels of ch02.CAT_PAIRS whose "cat" vectors are identical at layer 0, e.g. "ABC" or {"A", "C"}."""
+def check_2_5(cat_twins, hint: int = 1) -> bool:
+    """cat_twins(sentence) -> (same, moved): `same` a sentence whose "cat" has the original's layer-0 vector (cosine
+    1) but another layer-4 one, `moved` the words after "cat" kept, its layer-0 vector another; checked with the
+    model's vectors on CAT_SENTENCES (hidden ones in grading mode)."""
     def test():
-        assert answer is not None, "set answer_2_5 to the labels, e.g. \"AB\""
-        labels = _labels(answer)
-        assert labels <= set(CAT_PAIRS), f"answer with labels among {sorted(CAT_PAIRS)}"
-        want = _identical_at_layer_0()
-        assert labels == want, f"{len(labels ^ want)} label(s) wrong"
-    return run("2.5", test, "layer 0 is LayerNorm(word + position + segment embedding): for one sentence the segment "
-                            "is always 0 and the word is \"cat\" in both, so only the position can differ. Count "
-                            "positions in the model's WordPiece tokens (lowercased, punctuation split, rare words in "
-                            "pieces), not in words.",
-               code="{k for k, (a, b) in ch02.CAT_PAIRS.items() if tokens(tokenizer, a).index(\"cat\") == "
-                    "tokens(tokenizer, b).index(\"cat\")}", level=hint)
+        for original in CAT_SENTENCES:
+            got = cat_twins(original)
+            assert isinstance(got, (tuple, list)) and len(got) == 2 and all(isinstance(s, str) for s in got), (
+                f"{original!r}: return two sentences (strings), (same, moved); you returned {got!r}")
+            slip = _twins_slip(original, *got)
+            assert slip is None, f"{original!r}: {slip}"
+            same, moved = (word_cosine_by_layer(original, s, "cat") for s in got)
+            assert same[0] > 1 - 1e-6 and same[4] < 1 - 1e-4 and moved[0] < 1 - 1e-4, (
+                f"{original!r}: cosines of cat at layers 0 and 4: same {same[0]:.4f}, {same[4]:.4f}; "
+                f"moved {moved[0]:.4f}")
+    return run("2.5", test, "layer 0 is LayerNorm(word + position + segment embedding): what does it see of the "
+                            "words around a token, and what of where the token sits? Count in the model's WordPiece "
+                            "tokens (lowercased, punctuation split, rare words in pieces), not in words.",
+               code="same = sentence + \" Really.\"  # after cat: cat keeps its position, its context changes; "
+                    "moved = \"Well, \" + sentence  # two tokens before cat: another position; return same, moved",
+               level=hint)
 
 
 # Grading mode: words with two senses that no release prints (2.4 draws five of them).
@@ -264,22 +283,15 @@ _CAT_SUFFIXES = ["sat.", "slept.", "is here.", "was hungry.", "left.", "ran away
 
 
 def _hidden_data():
-    """In grading mode the value exercises (2.4, 2.5) run on pairs drawn with the grading seed, which no
-    release holds: answers copied from the solutions do not pass, the right code does. 2.4: five words of
-    _HIDDEN_SENSES (none of the published words). 2.5: six pairs of sentences with "cat" after seeded
-    prefixes, drawn again until the labels with identical layer-0 vectors differ from the published
-    ones and are neither none nor all."""
+    """In grading mode the value exercise 2.4 runs on pairs drawn with the grading seed, which no release holds:
+    answers copied from the solutions do not pass, the right code does. 2.4: five words of _HIDDEN_SENSES (none of
+    the published words). 2.5 (a function) runs on four sentences with "cat" after seeded prefixes."""
     rng = hidden_rng("2.4")
     senses = {w: _HIDDEN_SENSES[w] for w in rng.sample(sorted(_HIDDEN_SENSES), 5)}
-    published = _identical_at_layer_0(CAT_PAIRS)
     rng = hidden_rng("2.5")
-    while True:
-        pairs = {k: tuple(f"{rng.choice(_CAT_PREFIXES)} cat {rng.choice(_CAT_SUFFIXES)}" for _ in range(2))
-                 for k in "ABCDEF"}
-        want = _identical_at_layer_0(pairs)
-        if want != published and 0 < len(want) < len(pairs):
-            return senses, pairs
+    sentences = [f"{rng.choice(_CAT_PREFIXES)} cat {rng.choice(_CAT_SUFFIXES)}" for _ in range(4)]
+    return senses, sentences
 
 
 if grading():
-    SENSE_PAIRS, CAT_PAIRS = _hidden_data()
+    SENSE_PAIRS, CAT_SENTENCES = _hidden_data()

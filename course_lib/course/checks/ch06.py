@@ -3,8 +3,8 @@
 Expected values come from course_lib.bertscore.baseline, bert-score's shipped baseline files, scipy and
 the Rob Halford data in course_lib/resources/rag_halford/ -- never from a typed-in score. 6.1 and 6.2 run the
 student's function on pilots and published scores the chapter never prints (ch06_cases; drawn with the grading
-seed in grading mode); 6.3 asks about the published P and R of the Halford answers (another candidate and
-threshold in grading mode); 6.4 is a design task, checked on the student's own scores.
+seed in grading mode); 6.3 runs it on rescaled P and R under baselines whose columns differ (other ones, and
+another threshold for the Halford rule, in grading mode); 6.4 is a design task, checked on the student's own scores.
 """
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import math
 import torch
 
 from . import close, grading, hidden_rng, run
-from .ch06_cases import (BASELINE_HINTS, PAIRS_HINTS, _z, _baseline_slips, _bert_score_baseline,  # noqa: F401
-                        _pairs_slips, _pilot_cases, _published_cases)
+from .ch06_cases import (BASELINE_HINTS, F_HINTS, PAIRS_HINTS, _z, _baseline_slips,  # noqa: F401
+                        _bert_score_baseline, _f_cases, _f_from, _f_slips, _pairs_slips, _pilot_cases,
+                        _published_cases)
 
 from course_lib.resources import halford
 
@@ -74,9 +75,10 @@ def check_6_1(student_fn, hint: int = 1) -> bool:
             raise AssertionError(f"{case}: your n = {n:,} gives a half-width of "
                                  f"{z * s / math.sqrt(max(n, 1)):.5f}; the smallest n that reaches {h:.5f} differs")
 
-    return run("6.1", test, "the half-width of a level-L interval is z SE = z s / √n (z = norm.ppf(0.5 + L / 2), "
-               "s the sample standard deviation of single scores): solve z s / √n <= h for n.",
-               code="s = pilot.std().item(); z = norm.ppf(0.5 + level / 2); "
+    return run("6.1", test, "planning runs section 2's interval backwards: the pilot tells how much single scores "
+               "spread, and the interval narrows as more pairs are averaged. How does its half-width depend on n?",
+               code="# the smallest n with z s / √n <= h, z = norm.ppf(0.5 + L / 2), s = the pilot's sample std: "
+                    "s = pilot.std().item(); z = norm.ppf(0.5 + level / 2); "
                     "return math.ceil((z * s / half_width) ** 2)",
                level=hint)
 
@@ -114,21 +116,20 @@ def check_6_2(student_fn, hint: int = 1) -> bool:
                     "# least squares of x - x' = b (1 - x')", level=hint)
 
 
-# ------------------------------------------------------------------ 6.3: the raw P and R behind the post
+# ------------------------------------------------------------------ 6.3: the rescaled F a table left out
 
 PRF = {"P": 0, "R": 1, "F": 2}
-CANDIDATE_6_3, THRESHOLD_6_3 = 2, 0.85  # the candidate whose raw P and R 6.3 asks for; the colleague's rule
+THRESHOLD_6_3 = 0.85  # the colleague's rule: accept an answer whose raw roberta-large P reaches it
 
 
-def _hidden_6_3() -> tuple[int, float]:
-    """In grading mode 6.3 asks about another candidate and another threshold, drawn with the grading
-    seed (no release holds them): the published answers, typed in, fail; the code that computed them passes."""
-    rng = hidden_rng("6.3")
-    return rng.choice([1, 3]), rng.choice([0.88, 0.90, 0.92])
+def _hidden_6_3() -> float:
+    """In grading mode the colleague's rule takes another threshold, drawn with the grading seed (no release
+    holds it): the published answer, typed in, fails; the code that computed it passes."""
+    return hidden_rng("6.3 threshold").choice([0.88, 0.90, 0.92])
 
 
 if grading():
-    CANDIDATE_6_3, THRESHOLD_6_3 = _hidden_6_3()
+    THRESHOLD_6_3 = _hidden_6_3()
 
 
 def _published_raw(candidate: int, kind: str = "F") -> float:
@@ -142,40 +143,48 @@ def _published_raw(candidate: int, kind: str = "F") -> float:
     return b + (1 - b) * rescaled
 
 
-def check_6_3(answer, accepted=None, hint: int = 1) -> bool:
-    """Exercise 6.3: `answer` = (raw P, raw R) of candidate CANDIDATE_6_3 (2, the jazz trumpeter, as
-    published) under roberta-large, layer 17; `accepted` = the ids of the candidates whose raw P reaches
-    THRESHOLD_6_3."""
+def check_6_3(student_fn, accepted=None, hint: int = 1) -> bool:
+    """Exercise 6.3: `student_fn(p_hat, r_hat, b)` -> the rescaled F [k] that bert-score prints for rescaled P and
+    R [k] under baselines b = (b_P, b_R, b_F), on tables the chapter never prints (within 1e-4; hidden ones in
+    grading mode); `accepted` = the ids of the Halford candidates whose raw roberta-large P reaches THRESHOLD_6_3."""
     def test():
-        k = CANDIDATE_6_3
-        assert isinstance(answer, (tuple, list)) and len(answer) == 2, \
-            f"set answer_6_3 to a pair (raw P, raw R) of candidate {k}"
-        p, r = (_number(v) for v in answer)
-        published = next(c for c in halford()["candidates"] if c["id"] == k)["published"]
-        for kind, got in (("P", p), ("R", r)):
-            want = _published_raw(k, kind)
-            if close(got, published[kind], 1e-6):
-                raise AssertionError(f"your {kind} is the published (rescaled) value: undo the rescaling")
-            # the published values have 3 decimals: their rounding moves the raw value by up to 0.0005 (1 - b)
-            assert close(got, want, 2e-4), (f"your raw {kind} is {got:.4f}: use roberta-large's layer-17 "
-                                            f"baseline of column {kind}")
+        for p_hat, r_hat, b, what in _f_cases():
+            case = f"{len(p_hat)} rows ({what}: b_P, b_R, b_F = {', '.join(f'{v:.3f}' for v in b.tolist())})"
+            got = student_fn(p_hat.clone(), r_hat.clone(), b.clone())
+            if isinstance(got, str):
+                raise AssertionError(f"{case}: you returned a string; return the rescaled F of every row")
+            try:
+                got = torch.as_tensor(got, dtype=torch.float64).reshape(-1)
+            except (TypeError, ValueError, RuntimeError):
+                raise AssertionError(f"{case}: return the rescaled F of every row (a tensor of "
+                                     f"{len(p_hat)} numbers), not {type(got).__name__}") from None
+            assert got.numel() == len(p_hat), f"{case}: you returned {got.numel()} number(s); one F per row is asked"
+            want = _f_cases_answer(p_hat, r_hat, b)
+            if torch.allclose(got, want, atol=1e-4, rtol=0):
+                continue
+            named = next((k for k, v in _f_slips(p_hat, r_hat, b).items() if torch.allclose(got, v, atol=1e-6)), None)
+            assert named is None, f"{case}: {F_HINTS[named]}"
+            raise AssertionError(f"{case}: your F is off by up to {(got - want).abs().max().item():.4f}"
+                                 if not got.isnan().any() else f"{case}: your F has NaN")
         assert accepted is not None, "also set accepted_6_3 (a list of candidate ids)"
         want_ids = sorted(c["id"] for c in halford()["candidates"] if _published_raw(c["id"], "P") >= THRESHOLD_6_3)
         try:
             ids = sorted(int(i) for i in accepted)
         except (TypeError, ValueError):
             raise AssertionError("accepted_6_3 is a list of candidate ids, e.g. [1, 3]") from None
-        assert ids == want_ids, (f"accepted_6_3: un-rescale every candidate's published P and compare it with "
-                                 f"{THRESHOLD_6_3}; yours {ids}")
+        assert ids == want_ids, (f"accepted_6_3: the rule is about raw P; undo the rescaling of every candidate's "
+                                 f"published P and compare it with {THRESHOLD_6_3}; yours {ids}")
 
-    return run("6.3", test, "the blog used roberta-large at layer 17: undo the rescaling of each published "
-               "value with that model's baseline of the same column (P with b_P, R with b_R), not the course's.",
-               code="b = B.layer_baseline(BERT_SCORE_BASELINES / \"roberta-large.tsv\", 17)  # [b_P, b_R, b_F]; "
-                    "pub = next(c for c in halford[\"candidates\"] if c[\"id\"] == ch06.CANDIDATE_6_3)"
-                    "[\"published\"]; "
-                    "answer_6_3 = (b[0].item() + (1 - b[0].item()) * pub[\"P\"], "
-                    "b[1].item() + (1 - b[1].item()) * pub[\"R\"])",
+    return run("6.3", test, "bert-score computes F from the raw P and R, then rescales P, R and F, each with "
+               "its own column's baseline: which raw scores lie behind the printed ones?",
+               code="p, r = b[0] + (1 - b[0]) * p_hat, b[1] + (1 - b[1]) * r_hat; f = 2 * p * r / (p + r); "
+                    "return (f - b[2]) / (1 - b[2])",
                level=hint)
+
+
+def _f_cases_answer(p_hat: torch.Tensor, r_hat: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """The rescaled F behind rescaled P and R: un-rescale each with its own baseline, F = 2PR / (P + R), rescale."""
+    return _f_from(p_hat, r_hat, *(float(v) for v in b))
 
 
 # ------------------------------------------------------------------ 6.4: a ranking that flips
@@ -224,8 +233,9 @@ def check_6_4(answer, hint: int = 1) -> bool:
         assert h_b >= h_a + 0.01, (f"{seen}: no flip (by at least 0.01) yet: B must win on the harmonic mean of the "
                                    "rescaled P and R")
 
-    return run("6.4", test, "rescaling F keeps every order (one increasing map for all). Rescaling P and R first "
-               "stretches each one's distance from b by 1 / (1 - b): what does that do to a candidate whose P and R "
-               "are far apart, and how does a harmonic mean treat such a candidate?",
-               code="answer_6_4 = ((0.95, 0.50), (0.60, 0.60))  # A lopsided, B balanced: the harmonic mean punishes "
-                    "the stretched imbalance", level=hint)
+    return run("6.4", test, "rescaling F applies one increasing map to every candidate's F, so it keeps every "
+               "order. The other recipe rescales P and R before it combines them: is its result still a function of "
+               "raw F alone? Try candidates with the same raw F and see what changes.",
+               code="answer_6_4 = ((0.95, 0.50), (0.60, 0.60))  # A lopsided, B balanced: rescaling stretches A's "
+                    "imbalance (each distance from b times 1 / (1 - b)) and the harmonic mean punishes it",
+               level=hint)
