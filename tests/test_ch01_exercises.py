@@ -175,7 +175,22 @@ def test_code_exercise(marker, name, check, wrong, capsys):
     assert_separates(check, solution(marker)[name], wrong, capsys)
 
 
+def bp_swapped(c, ref_lengths):
+    r = min(ref_lengths, key=lambda length: (abs(c - length), length))
+    return 1.0 if c >= r else math.exp(1 - c / r)
+
+
+def bp_no_guard(c, ref_lengths):
+    return math.exp(1 - min(ref_lengths, key=lambda length: (abs(c - length), length)) / c)
+
+
 @pytest.mark.parametrize("check, wrong, named", [
+    (ch01.check_1_2, bp_shortest_reference, "you took the shortest reference"),
+    (ch01.check_1_2, bp_longest_reference, "you took the longest reference"),
+    (ch01.check_1_2, bp_mean_reference, "you averaged the reference lengths"),
+    (ch01.check_1_2, bp_tie_goes_to_the_longer, "on a tie you took the longer"),
+    (ch01.check_1_2, bp_swapped, "r and c are swapped"),
+    (ch01.check_1_2, bp_no_guard, "the penalty applies to long candidates too"),
     (ch01.check_1_3, lcs_in_candidate_order, "not in the reference's order"),
     (ch01.check_1_3, lcs_first_match, "taking the first match you meet can block a longer chain"),
     (ch01.check_1_3, lcs_common_substring, "a subsequence may skip tokens"),
@@ -190,7 +205,7 @@ def test_code_exercise(marker, name, check, wrong, capsys):
     (ch01.check_1_4, perplexity_as_text, "you return text"),
     (ch01.check_1_4, perplexity_uses_the_library, "asks you to write yourself"),
 ], ids=lambda x: getattr(x, "__name__", "hint"))
-def test_1_3_and_1_4_hints_name_the_mistake(check, wrong, named, capsys):
+def test_1_2_to_1_4_hints_name_the_mistake(check, wrong, named, capsys):
     assert_names_mistake(check, wrong, named=named, capsys=capsys)
 
 
@@ -225,7 +240,9 @@ def test_question_1_5(capsys):
                   tokenize_13a=tokenize_13a)
     right = (ns["rouge_pick_1_5"], ns["bleu_pick_1_5"], ns["word_1_5"])
     assert passes(ch01.check_1_5, *right, capsys=capsys)
-    assert passes(ch01.check_1_5, " b ", "a", " Students ", capsys=capsys)  # case and spaces do not matter
+    assert passes(ch01.check_1_5, " b ", "a", " students ", capsys=capsys)  # spaces and the picks' case do not matter
+    # the candidate's spelling of the word is named: its case is why BLEU misses it
+    assert_names_mistake(ch01.check_1_5, "B", "A", "Students", named="a candidate's spelling", capsys=capsys)
     for bad in [(None, "A", "students"), ("A", "A", "students"),  # the planted mistakes: the picks swapped,
                 ("B", "B", "students"), ("A", "B", "students"),     # one metric's pick for both, ...
                 ("B", "A", "enjoy"), ("B", "A", None), ("B", "A", "holidays"), ("C", "A", "students")]:
@@ -400,3 +417,17 @@ def test_1_7_accepts_the_gap_to_4_decimals_and_names_coarser_rounding(capsys):
 def test_1_7_rejects_ratings_off_the_1_to_5_scale(ratings, capsys):
     assert ch01.check_1_7(ratings) is False
     assert "off the scale: people rate from 1 to 5" in capsys.readouterr().out
+
+
+def test_1_2_three_different_slips_do_not_show_the_code(capsys):
+    """The code comes on the third repeat of one mistake (README), not after three different ones."""
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("1.2")
+    for wrong in (bp_shortest_reference, bp_longest_reference, bp_mean_reference):
+        assert ch01.check_1_2(wrong) is False
+        assert "Code:" not in capsys.readouterr().out
+    for _ in range(2):
+        ch01.check_1_2(bp_mean_reference)
+    assert "Code:" in capsys.readouterr().out  # the same slip a third time
+    reset_attempts("1.2")

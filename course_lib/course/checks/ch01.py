@@ -9,8 +9,8 @@ from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
 from course_lib.lexical.rouge import lcs_length, rouge_n, tokenize
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-from .ch01_cases import (LCS_CASES, WORD_PERPLEXITY_HINTS, _corpus_cases, _is_run, _is_subsequence, _pair_counts,
-                         _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips, colleague_tau_b)
+from .ch01_cases import (LCS_CASES, WORD_PERPLEXITY_HINTS, _bp_slip, _corpus_cases, _is_run, _is_subsequence,
+                         _pair_counts, _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips, colleague_tau_b)
 
 # (candidate, [references]) for 1.1: none of them is printed in the chapter
 MULTI_REF = [
@@ -74,6 +74,8 @@ def check_1_2(multi_ref_bp, hint: int = 1) -> bool:
                           "course_lib.lexical.bleu.sentence_bleu")
 
     def test():
+        slip = _bp_slip(multi_ref_bp, cases)
+        assert slip is None, slip
         for c, lengths in cases:
             want = brevity_penalty(c, closest_reference_length(c, lengths))
             got = multi_ref_bp(c, list(lengths))
@@ -186,6 +188,9 @@ def check_1_5(rouge_pick, bleu_pick=None, word=None, hint: int = 1) -> bool:
         assert word is not None, "set word_1_5 to the word ROUGE-1 matches and BLEU does not"
         assert str(word).strip().lower() in _rouge_only_matches(), \
             "not a word that ROUGE-1 matches and BLEU misses: compare the two tokenizations of each text"
+        assert str(word).strip() in tokenize_13a(HOLIDAY_REFERENCE), (
+            f"{str(word).strip()!r} is a candidate's spelling: give the word as the reference writes it. That the "
+            "two spellings differ is the point: which metric lowercases, which compares them as written?")
     return run("1.5", test, "compute both metrics (rouge_n, sentence_bleu); for the word, tokenize each text the "
                             "way each metric does (rouge.tokenize and tokenize_13a) and compare.",
                code="for k, c in ch01.HOLIDAY_CANDIDATES.items(): print(k, rouge_n(c, ch01.HOLIDAY_REFERENCE, 1)"

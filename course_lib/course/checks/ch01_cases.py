@@ -115,3 +115,41 @@ def colleague_tau_b(x, y):
     n_x = np.sum((dx == 0) & (dy != 0))  # pairs tied in x
     n_y = np.sum((dy == 0) & (dx != 0))  # pairs tied in y
     return (c - d) / np.sqrt((n0 - n_x) * (n0 - n_y))
+
+
+# for 1.2: which reference length r each common slip picks, and the BP slips; the first whose values the student's
+# function reproduces on every case is named
+def _bp(c, r) -> float:
+    return 1.0 if c >= r else math.exp(1 - r / c)
+
+
+BP_SLIPS = [
+    ("you took the shortest reference; BLEU takes the one closest to c",
+     lambda c, lengths: _bp(c, min(lengths))),
+    ("you took the longest reference; BLEU takes the one closest to c",
+     lambda c, lengths: _bp(c, max(lengths))),
+    ("you averaged the reference lengths; BLEU takes ONE length, the one closest to c",
+     lambda c, lengths: _bp(c, sum(lengths) / len(lengths))),
+    ("on a tie you took the longer reference; BLEU takes the shorter",
+     lambda c, lengths: _bp(c, min(lengths, key=lambda r: (abs(c - r), -r)))),
+    ("your BP goes above 1: r and c are swapped in exp(1 - r/c), or the penalty applies to long candidates too",
+     lambda c, lengths: math.exp(1 - min(lengths, key=lambda r: (abs(c - r), r)) / c)),
+    ("your BP goes above 1: r and c are swapped in exp(1 - r/c)",
+     lambda c, lengths: _bp_swapped(c, min(lengths, key=lambda r: (abs(c - r), r)))),
+]
+
+
+def _bp_swapped(c, r) -> float:
+    return 1.0 if c >= r else math.exp(1 - c / r)
+
+
+def _bp_slip(student_fn, cases) -> str | None:
+    """The named slip whose values `student_fn(c, lengths)` reproduces on every case, or None."""
+    try:
+        got = [float(student_fn(c, list(lengths))) for c, lengths in cases]
+    except Exception:  # noqa: BLE001 - the check reports the error itself
+        return None
+    for name, slip in BP_SLIPS:
+        if all(math.isclose(g, slip(c, lengths), abs_tol=1e-9) for g, (c, lengths) in zip(got, cases)):
+            return name
+    return None
