@@ -40,8 +40,8 @@ import sys
 
 from .state import (GRADING_ENV, GRADING_SEED_ENV, NOTEBOOK_ENV, RESULTS_ENV, _FAILURES,  # noqa: F401
                     _count_failure, _forget, _load_attempts, _record, _save_attempts, attempts_file,
-                    failed_attempts, grading, repeated_mistake, grading_seed, hidden_rng, hidden_rows, notebook_copy,
-                    recorded_results, reset_attempts)
+                    failed_attempts, first_answer, first_answers_file, grading, repeated_mistake, grading_seed,
+                    hidden_rng, hidden_rows, notebook_copy, recorded_results, reset_attempts)
 
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
 HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)
