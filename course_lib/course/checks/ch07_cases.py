@@ -127,6 +127,7 @@ def _judge_7_8(prediction, gaps) -> None:
              if guess != (gap < SAME_7_8)]
     now = {name: tuple(bool(g) for g in prediction[name]) for name in SETTINGS_7_8}
     later = ("; your prediction_7_8 now differs from that first one, but a prediction counts before the run: the "
-             "check judges the first it saw in this notebook (course_lib.course.checks.reset_attempts('7.8') "
-             "forgets it, to start the exercise over)" if now != first else "")
+             "check judges the first it saw in this notebook" if now != first else
+             "; a prediction counts before the run: the check keeps this first one")
+    later += " (course_lib.course.checks.reset_attempts('7.8') forgets it, to start the exercise over)"
     assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong) + later)

@@ -107,7 +107,7 @@ def _detached(text: str) -> str:
     return re.sub(r"(^|\s)([(\[\"']+)(?=\w)", r"\1\2 ", text)
 
 
-def flag_hint(student_fn, edits, kind: str) -> str:
+def _flag_hint(student_fn, edits, kind: str) -> str:
     """The hint for a guard that misses `kind` edits: punctuation stuck to names or numbers when the guard flags
     the missed edits once punctuation is set off from the words (and the data has such edits), else FLAG_HINTS."""
     missed = edits[(edits["kind"] == kind) & ~edits["flag"]]
