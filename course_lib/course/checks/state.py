@@ -1,5 +1,6 @@
 """Where the checks' state lives: the mode (learning or grading), the grading seed's hidden data, the
-attempts file (per user and per notebook copy) and the results make check reads. See the package's
+attempts file (per user and per notebook copy), the first answers of predict-then-run exercises (7.8; learning
+mode only) and the results make check reads. See the package's
 docstring (course_lib.course.checks) for what each means to a student."""
 from __future__ import annotations
 
@@ -171,6 +172,8 @@ def _forget_first(exercise: str | None) -> None:
     path = str(first_answers_file())
     for key in [k for k in _FIRST if k[0] == path and exercise in (None, k[2])]:
         _FIRST.pop(key)
+    if grading():  # grading reads and writes no file
+        return
     data = _read_first()
     if exercise is None:
         data.pop(notebook_copy(), None)
