@@ -2,7 +2,7 @@
 import pytest
 import torch
 
-from course_lib.course.checks import ch07, ch07_cases
+from course_lib.course.checks import ch07, ch07_cases, first_answers_file, reset_attempts
 from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
 
 NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
@@ -454,6 +454,53 @@ def test_7_8_rejects_each_mistake_with_a_hint_naming_it(index, capsys):
     ch07.check_7_8(prediction, gaps)
     out = capsys.readouterr().out
     assert words in out and "Code:" not in out, (name, out)
+
+
+def test_7_8_judges_the_first_prediction_not_one_corrected_after_the_run(capsys):
+    """Learning mode: a prediction changed after a failed check is not taken as the first; the hint says what was
+    predicted before the run and what the run shows, and asks why."""
+    reset_attempts("7.8")  # the failures earlier tests left in this process
+    want, _ = _gaps_7_8()
+    first = dict(RIGHT_7_8, rescaled=(True, True))  # 'rescaling keeps P = R'
+    assert not passes(ch07.check_7_8, first, want, capsys)
+    ch07.check_7_8(RIGHT_7_8, want)  # corrected after seeing the run
+    out = capsys.readouterr().out
+    assert out.startswith("❌"), out
+    assert "rescaled P: you predicted the same before running; the run shows a change: why?" in out
+    assert "b_P for P and b_R for R" in out and "judges the first it saw" in out and "Code:" not in out, out
+    reset_attempts("7.8")  # forgets the first prediction: the exercise starts over
+    assert passes(ch07.check_7_8, RIGHT_7_8, want, capsys)
+
+
+def test_7_8_the_prediction_is_kept_when_the_pairs_are_handed_out(capsys):
+    """ch07.pairs_7_8(prediction) keeps the prediction before any run: a right one given only at the check after the
+    run is not the first."""
+    want, _ = _gaps_7_8()
+    assert ch07.pairs_7_8({k: (True, True) for k in RIGHT_7_8}) == ch07.pairs_7_8()
+    assert not passes(ch07.check_7_8, RIGHT_7_8, want, capsys)
+    ch07.check_7_8(RIGHT_7_8, want)
+    assert "idf P: you predicted the same before running" in capsys.readouterr().out
+
+
+def test_7_8_a_right_first_prediction_passes_and_a_pass_forgets_it(capsys):
+    want, _ = _gaps_7_8()
+    assert passes(ch07.check_7_8, RIGHT_7_8, None, capsys) is False  # the prediction first, before the run
+    assert passes(ch07.check_7_8, RIGHT_7_8, want, capsys)
+    assert not first_answers_file().exists() or "7.8" not in first_answers_file().read_text()
+
+
+def test_7_8_grading_keeps_no_first_prediction(monkeypatch, capsys):
+    """Grading keeps no attempts (each nbgrader run is a fresh process): it judges the prediction saved in the
+    notebook, and writes no file."""
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    from course_lib.course.checks import CheckFailed
+
+    cands, refs = ch07.pairs_7_8({k: (True, True) for k in RIGHT_7_8})
+    want = ch07_cases._expected_7_8(tuple(cands), tuple(refs))[0]
+    assert ch07.check_7_8(RIGHT_7_8, want) is True
+    with pytest.raises(CheckFailed):
+        ch07.check_7_8(dict(RIGHT_7_8, plain=(False, True)), want)
+    assert not first_answers_file().exists()
 
 
 def test_7_8_hint_reveals_nothing_before_the_prediction(capsys):

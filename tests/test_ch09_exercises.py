@@ -207,6 +207,14 @@ def numbers_only(original, edited):  # the numbers in order: names and negations
     return NUMBER.findall(original) != NUMBER.findall(edited)
 
 
+def words_with_punctuation(original, edited):  # a swap = the same capitalised words in another order, from split():
+    names = lambda t: [w for w in t.split()[1:] if w[:1].isupper()]  # noqa: E731 - "Paris." is not "Paris"
+    a, b = names(original), names(edited)
+    return (NUMBER.findall(original) != NUMBER.findall(edited) and sorted(NUMBER.findall(original)) ==
+            sorted(NUMBER.findall(edited)) or a != b and sorted(a) == sorted(b)
+            or len(NEGATION.findall(original)) != len(NEGATION.findall(edited)))
+
+
 def test_9_5_solution_passes(capsys):
     assert passes(ch09.check_9_5, _solution("flag_edit"), capsys)
 
@@ -216,6 +224,7 @@ def test_9_5_solution_passes(capsys):
     (as_sets, "compared as a set"),
     (in_order, "true paraphrases"),
     (numbers_only, "names edits"),
+    (words_with_punctuation, "punctuation stuck to a name"),
     (lambda o, e: o != e, "true paraphrases (all)"),
     (lambda o, e: False, "flags nothing"),
     (lambda o, e: "True", "the string"),

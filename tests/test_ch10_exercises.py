@@ -5,7 +5,7 @@ import pandas as pd
 import torch
 from scipy import stats
 
-from course_lib.course.checks import ch10
+from course_lib.course.checks import ch10, reset_attempts
 from course_lib.evaluation import paired
 from course_lib.learned import evaluation
 from notebook_code import NOTEBOOKS, definition, passes, stub
@@ -43,12 +43,26 @@ def test_10_1(capsys):
 
 
 def test_10_1_hints_name_the_mistake(capsys):
-    named = {from_h_and_r: "NaN: it reads the h or r block", unsquared: "square the differences",
+    named = {from_h_and_r: "NaN: it reads the h or r block", unsquared: "a length adds squares",
              summed_over_batch: "should have shape", one_tensor: "return two tensors", stub: "replace"}
     for wrong, text in named.items():
         ch10.check_10_1(wrong)
         out = capsys.readouterr().out
         assert "❌" in out and text in out, (wrong.__name__, out)
+
+
+def test_10_1_first_hint_gives_the_idea_not_the_formula(capsys):
+    """The first hint names the idea (the length of h − r and the angle: the law of cosines), never the formula;
+    hint=2 gives it."""
+    reset_attempts("10.1")  # the earlier tests' failures, remembered in this process
+    for wrong in (stub, unsquared, wrong_block):
+        ch10.check_10_1(wrong)
+        out = capsys.readouterr().out
+        assert "law of cosines" in out and "Code:" not in out, out
+        for formula in ("2 − 2", "2 - 2", "(h − r)·(h − r)", "** 2", "1 − Σ", "/ 2"):
+            assert formula not in out, (wrong.__name__, formula, out)
+    ch10.check_10_1(unsquared, hint=2)
+    assert "|h - r|² = 2 - 2 cos(h, r)" in capsys.readouterr().out
 
 
 # ---- 10.2: the leave-one-pair-out split -----------------------------------------------------------

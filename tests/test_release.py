@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from course_lib.course import exercises, student_release
+from course_lib.course import exercises, lab, student_release
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,6 +37,9 @@ def test_student_release_holds_no_solutions(tmp_path):
         for absent in ("notebooks/student", "make test", "solutions/") + (("tests/", "pytest") if path.suffix == ".md" else ()):
             assert absent not in text, (path.name, absent)
     assert "make check NB=work/" in readme
+    # how to work a chapter: the student copies have no outputs, run one first (the sentence START_HERE shows too)
+    assert " ".join(lab.RUN_FIRST.split()) in " ".join(readme.split())
+    assert lab.RUN_FIRST in "".join(lab.start_page()["cells"][0]["source"])
 
 
 def test_make_lab_prepares_a_student_release(tmp_path):

@@ -99,6 +99,14 @@ def prepare(work: Path, notebooks: Path = NOTEBOOKS) -> list[str]:
     return notes
 
 
+# How to work a chapter, said once: START_HERE shows it, and the README's "For students" (a student release's
+# README) carries the same sentence (tests/test_release.py compares them).
+RUN_FIRST = ("Your copies of the chapters with exercises come without outputs: run a chapter top to bottom first "
+             "(*Run ▸ Run All Cells*), so that the tables and figures the text calls \"printed above\" are there. "
+             "If Run All stops at an exercise you have not done yet (a cell that needs your answer raises an error), "
+             "do it, then go on with *Run ▸ Run Selected Cell and All Below*.")
+
+
 def start_page() -> dict:
     """START_HERE.ipynb: where to start, then the README's course map with links to the copies."""
     from course_lib.course.book import course_map
@@ -109,7 +117,7 @@ def start_page() -> dict:
         "Welcome to *BERTScore, hands-on*. Open **[00_setup_and_tour.ipynb](00_setup_and_tour.ipynb)** first: it "
         "checks your set-up and takes you on a tour. Then work through the chapters in order.\n\n"
         "- The notebooks beside this page are **your copies**: run them, write in them, save them. The exercises "
-        "are blank; each one has a check cell that tells you whether your answer is right.\n"
+        "are blank; each one has a check cell that tells you whether your answer is right. " + RUN_FIRST + "\n"
         + (f"- `{SOLUTIONS}/` holds the same chapters with their solutions and outputs, to compare once you "
            "have tried.\n" if has_solutions() else "")
         + "- From a terminal in the course folder, `make check NB=work/04_greedy_matching.ipynb` runs every check of "

@@ -112,7 +112,8 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
     Six heads to train (about half a minute on 2 cores), so the result is cached on disk
     (`cache.cached`, keyed by the model, the recipe and the texts), and the shipped recipe's results
     ship in data/wmt16_da/vectors/ (`python -m course_lib.learned.precompute held-out`): chapter 10
-    and its exercise check read them; tests/test_learned_ridge.py retrains a fold and compares."""
+    and its exercise check read them; the course's test suite retrains a fold and compares
+    (tests/test_learned_ridge.py in the course repository)."""
     from course_lib.evaluation.datasets import wmt16
     from course_lib.learned.cache import cached, model_key
     from course_lib.learned.evaluation import leave_one_pair_out

@@ -12,7 +12,9 @@ COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered betwe
 processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
 folder, counted per notebook copy (`notebook_copy()`: two students' files never share a count); a
-pass forgets the exercise's failures.
+pass forgets the exercise's failures. Exercise 7.8 (predict, then run) is judged on the first prediction this
+notebook copy gave (`first_answer`, kept in first_answers.json beside the attempts file, learning mode only:
+grading keeps nothing, so a grading run judges the prediction saved in the notebook); `reset_attempts` forgets it.
 
 Two modes, one set of checks. Learning (the default): a check prints ✅ or ❌ with a hint and returns
 True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config.py that `make
@@ -40,8 +42,8 @@ import sys
 
 from .state import (GRADING_ENV, GRADING_SEED_ENV, NOTEBOOK_ENV, RESULTS_ENV, _FAILURES,  # noqa: F401
                     _count_failure, _forget, _load_attempts, _record, _save_attempts, attempts_file,
-                    failed_attempts, grading, repeated_mistake, grading_seed, hidden_rng, hidden_rows, notebook_copy,
-                    recorded_results, reset_attempts)
+                    failed_attempts, first_answer, first_answers_file, grading, repeated_mistake, grading_seed,
+                    hidden_rng, hidden_rows, notebook_copy, recorded_results, reset_attempts)
 
 CODE_HINT_AFTER = 2  # failed attempts of an exercise after which the code-level hint shows by itself
 HINT_ENV = "COURSE_HINT"  # a hint level for every check of the run (make check ... HINT=2)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import math
 
-from . import grading, hidden_rows
+from . import first_answer, grading, hidden_rows
 
 SETTINGS_7_8 = ("plain", "idf", "rescaled")
 SAME_7_8 = 1e-6  # a gap below this is "the same" (float32 noise is about 1e-7)
@@ -27,9 +27,12 @@ WHY_7_8 = {  # (setting, "P" or "F", what the student predicted) -> why the run 
 }
 
 
-def pairs_7_8() -> tuple[list[str], list[str]]:
+def pairs_7_8(prediction=None) -> tuple[list[str], list[str]]:
     """7.8's (candidates, references): five WMT16 pairs the chapter never prints, one of each of five language pairs;
-    in grading mode five others, drawn with the grading seed."""
+    in grading mode five others, drawn with the grading seed. Given the student's `prediction`, it is checked and
+    kept first (in learning mode): the pairs are handed out only once a prediction is written down."""
+    if prediction is not None:
+        _first_prediction(prediction)
     if grading():
         rows = hidden_rows("7.8", 5)
         return [r["mt"] for r in rows], [r["ref"] for r in rows]
@@ -62,9 +65,10 @@ def _two(value, what: str) -> tuple:
     return tuple(value)
 
 
-def _judge_7_8(prediction, gaps) -> None:
-    """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that the
-    prediction agrees with it; each failure names the mistake (a wrong prediction: why the run differs)."""
+def _first_prediction(prediction) -> dict:
+    """Assert that `prediction` is well formed; return the first well-formed prediction of this notebook copy
+    ({setting: (bool, bool)}), keeping `prediction` as the first when none was kept (learning mode only: grading
+    keeps nothing, and judges the prediction as given)."""
     assert prediction is not None, ("first write your prediction in prediction_7_8 (before you run the swap): for "
                                     "each setting, (does the swapped P equal the original R?, does F stay the same?)")
     assert isinstance(prediction, dict) and set(prediction) == set(SETTINGS_7_8), (
@@ -74,6 +78,20 @@ def _judge_7_8(prediction, gaps) -> None:
             assert type(guess).__name__ in ("bool", "bool_"), (
                 f"prediction_7_8[{name!r}] holds {guess!r}: write True (the same) or False (it changes), not text or "
                 "numbers")
+    given = {name: [bool(g) for g in prediction[name]] for name in SETTINGS_7_8}
+    first = first_answer("7.8", given)
+    return {name: tuple(first[name]) for name in SETTINGS_7_8}
+
+
+def _said(same: bool) -> str:
+    return "the same" if same else "a change"
+
+
+def _judge_7_8(prediction, gaps) -> None:
+    """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that the first
+    prediction this notebook copy made agrees with it; each failure names the mistake (a wrong prediction: what
+    was predicted before the run, what the run shows, why)."""
+    first = _first_prediction(prediction)
     assert gaps is not None, "now run the swap and set gaps_7_8 to the measured gaps"
     assert isinstance(gaps, dict) and set(gaps) == set(SETTINGS_7_8), (
         f"gaps_7_8 should be a dict with the keys {list(SETTINGS_7_8)}")
@@ -103,9 +121,13 @@ def _judge_7_8(prediction, gaps) -> None:
             f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}); swapping ch07.pairs_7_8() gives "
             f"(P {want[name][0]:.2g}, F {want[name][1]:.2g}): score (cands, refs) and (refs, cands) with the "
             "same settings")
-    wrong = [WHY_7_8.get((name, part, bool(guess)), f"{name}, {part}: the run says "
-                         + ("the same" if gap < SAME_7_8 else "changed"))
-             for name in SETTINGS_7_8
-             for part, guess, gap in zip("PF", prediction[name], want[name]) if guess != (gap < SAME_7_8)]
-    assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong)
-                       + ". Correct them in prediction_7_8 once you see why")
+    wrong = [f"{name} {part}: you predicted {_said(guess)} before running; the run shows {_said(gap < SAME_7_8)}: "
+             f"why? {WHY_7_8.get((name, part, guess), '')}".rstrip()
+             for name in SETTINGS_7_8 for part, guess, gap in zip("PF", first[name], want[name])
+             if guess != (gap < SAME_7_8)]
+    now = {name: tuple(bool(g) for g in prediction[name]) for name in SETTINGS_7_8}
+    later = ("; your prediction_7_8 now differs from that first one, but a prediction counts before the run: the "
+             "check judges the first it saw in this notebook" if now != first else
+             "; a prediction counts before the run: the check keeps this first one")
+    later += " (course_lib.course.checks.reset_attempts('7.8') forgets it, to start the exercise over)"
+    assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong) + later)

@@ -12,7 +12,7 @@ import numpy as np
 from course_lib.evaluation import datasets
 
 from . import ForbiddenCall, close, forbid, run
-from .ch09_data import FLAG_HINTS, QA_DIR, answers_9_4, edits_9_5  # noqa: F401 (ch09.*)
+from .ch09_data import FLAG_HINTS, QA_DIR, answers_9_4, edits_9_5, _flag_hint  # noqa: F401 (ch09.*)
 
 
 
@@ -292,7 +292,8 @@ def check_9_5(student_fn, hint: int = 1) -> bool:
         rate = edits.groupby("kind")["flag"].agg(["sum", "size"])
         for kind in ("numbers", "names", "negation"):
             hit, n = rate.loc[kind]
-            assert hit >= n - 2, f"your guard flags {hit} of the {n} {kind} edits: {FLAG_HINTS[kind]}"
+            assert hit >= n - 2, (f"your guard flags {hit} of the {n} {kind} edits: "
+                                  f"{_flag_hint(student_fn, edits, kind)}")
         hit, n = rate.loc["paraphrase"]
         if hit > 0.1 * n:
             o, e = edits.loc[(edits["kind"] == "paraphrase") & edits["flag"], ["original", "edited"]].iloc[0]

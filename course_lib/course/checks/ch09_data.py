@@ -93,3 +93,32 @@ FLAG_HINTS = {
                   "moves only them and leaves every other word in place: flag a changed order only when the rest "
                   "of the sentence is the same",
 }
+
+PUNCTUATION_HINT = ("punctuation stuck to a {item}: {missed} of the edits your guard misses have one (\"Paris.\" "
+                    "beside \"Paris\", \"12,\" beside \"12\"). Split into words, a {item} with its comma or full "
+                    "stop is another string, so the swapped {kind} no longer look like the same ones: take each {item} "
+                    "without the punctuation beside it")
+
+
+def _detached(text: str) -> str:
+    """`text` with punctuation set off from the word it touches by a space ("Paris." -> "Paris ."), inner
+    punctuation of numbers ("3.5", "1,000") kept."""
+    text = re.sub(r"(?<=\w)([.,;:!?)\]\"']+)(?=\s|$)", r" \1", text)
+    return re.sub(r"(^|\s)([(\[\"']+)(?=\w)", r"\1\2 ", text)
+
+
+def _flag_hint(student_fn, edits, kind: str) -> str:
+    """The hint for a guard that misses `kind` edits: punctuation stuck to names or numbers when the guard flags
+    the missed edits once punctuation is set off from the words (and the data has such edits), else FLAG_HINTS."""
+    missed = edits[(edits["kind"] == kind) & ~edits["flag"]]
+    if kind in ("numbers", "names"):
+        def flags(o, e):
+            try:
+                return bool(student_fn(_detached(o), _detached(e)))
+            except Exception:  # a student's guard may fail on other text: no evidence either way
+                return False
+        now = sum(flags(o, e) for o, e in zip(missed["original"], missed["edited"]) if _detached(o) != o)
+        if now >= max(1, (len(missed) + 1) // 2):
+            item = "name" if kind == "names" else "number"
+            return PUNCTUATION_HINT.format(missed=now, kind=kind, item=item)
+    return FLAG_HINTS[kind]

@@ -39,14 +39,16 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
                         raise AssertionError(f"{case}: the cos from {block} is NaN: it reads the h or r block, "
                                              "which the check blanks; use the comparison blocks")
                     if k == 1 and torch.allclose(part, 1 - x[:, 3 * d:4 * d].sum(-1) / 2, atol=1e-5):
-                        raise AssertionError(f"{case}: 1 − Σ|h − r| / 2 is not cos(h, r): square the differences")
+                        raise AssertionError(f"{case}: the plain sum of the |h − r| block is not the length of h − r "
+                                             "(a length adds squares), and only the length ties to the angle")
                     assert torch.allclose(part, cos, atol=1e-5), (
                         f"{case}: the cos from {block} should be {[round(v, 3) for v in cos[:3].tolist()]}..., "
                         f"yours {[round(v, 3) for v in part[:3].tolist()]}...")
 
     return run("10.1", test, "x = [h; r; h ⊙ r; |h − r|; ...], each block d wide: the h ⊙ r block sums to h · r, and "
-                             "the |h − r| block holds the distance between h and r: expand |h − r|² = (h − r)·(h − r) "
-                             "for unit vectors.",
+                             "the |h − r| block holds h − r coordinate by coordinate (signs dropped): for two "
+                             "vectors of length 1 at an angle θ, how long is h − r (the law of cosines)? Solve that "
+                             "for cos θ.",
                code="hr, diff = x[:, 2 * d:3 * d], x[:, 3 * d:4 * d]; "
                     "return hr.sum(-1), 1 - (diff ** 2).sum(-1) / 2  # |h - r|² = 2 - 2 cos(h, r)",
                level=hint)

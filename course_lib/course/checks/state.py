@@ -1,5 +1,6 @@
 """Where the checks' state lives: the mode (learning or grading), the grading seed's hidden data, the
-attempts file (per user and per notebook copy) and the results make check reads. See the package's
+attempts file (per user and per notebook copy), the first answers of predict-then-run exercises (7.8; learning
+mode only) and the results make check reads. See the package's
 docstring (course_lib.course.checks) for what each means to a student."""
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ GRADING_SEED_ENV = "COURSE_GRADING_SEED"  # the instructor's seed for the hidden
 RESULTS_ENV = "COURSE_CHECK_RESULTS"  # a file each check appends its result to (make check's table)
 NOTEBOOK_ENV = "JPY_SESSION_NAME"  # the notebook's path, as Jupyter Server tells its kernel
 _FAILURES: Counter = Counter()  # used only where the attempts file cannot be written
+_FIRST: dict = {}  # (first-answers file, notebook copy, exercise) -> answer, where that file cannot be written
 def grading() -> bool:
     """True in grading mode (nbgrader's runs): failing checks raise, no hints, no attempts file."""
     return os.environ.get(GRADING_ENV, "").strip() not in ("", "0")
@@ -122,7 +124,69 @@ def _count_failure(exercise: str, mistake: str = "") -> int:
     return counts[keys[-1]]
 
 
+def first_answers_file() -> Path:
+    """Where the first answer of a predict-then-run exercise is kept: <user cache>/first_answers.json."""
+    return user_cache_dir() / "first_answers.json"
+
+
+def _read_first() -> dict:
+    try:
+        data = json.loads(first_answers_file().read_text())
+        return data if isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()) else {}
+    except (OSError, ValueError):  # missing, unreadable or garbled: start afresh
+        return {}
+
+
+def _write_first(data: dict) -> bool:
+    path = first_answers_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({nb: a for nb, a in data.items() if a}, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
+
+
+def first_answer(exercise: str, answer):
+    """The first answer (JSON data) given to `exercise` in this notebook copy, `answer` itself when none was
+    kept yet (then it is kept): a prediction is judged as first written, before the run, not as corrected after
+    it. In grading mode nothing is kept (each run is a fresh process): `answer` comes back as given."""
+    if grading():
+        return answer
+    key = (str(first_answers_file()), notebook_copy(), exercise)
+    data = _read_first()
+    mine = data.setdefault(notebook_copy(), {})
+    if exercise in mine:
+        return mine[exercise]
+    if key in _FIRST:
+        return _FIRST[key]
+    mine[exercise] = answer
+    if not _write_first(data):
+        _FIRST[key] = answer
+    return answer
+
+
+def _forget_first(exercise: str | None) -> None:
+    path = str(first_answers_file())
+    for key in [k for k in _FIRST if k[0] == path and exercise in (None, k[2])]:
+        _FIRST.pop(key)
+    if grading():  # grading reads and writes no file
+        return
+    data = _read_first()
+    if exercise is None:
+        data.pop(notebook_copy(), None)
+    elif exercise in data.get(notebook_copy(), {}):
+        data[notebook_copy()].pop(exercise)
+    else:
+        return
+    _write_first(data)
+
+
 def _forget(exercise: str) -> None:
+    _forget_first(exercise)
+
     def mine(key: str) -> bool:
         return key == exercise or key.startswith(f"{exercise}#")
 
@@ -135,13 +199,14 @@ def _forget(exercise: str) -> None:
 
 def reset_attempts(exercise: str | None = None) -> None:
     """Forget past failures of `exercise` (or of all exercises): the code-level hint hides again
-    until repeated failures."""
+    until repeated failures; and the first answer kept for it (`first_answer`), in this notebook copy."""
     if exercise is not None:
         _forget(exercise)
         return
     _FAILURES.clear()
     if grading():
         return
+    _forget_first(None)
     try:
         attempts_file().unlink()
     except OSError:
