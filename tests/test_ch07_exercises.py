@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from course_lib.course.checks import ch07, ch07_cases, first_answers_file, reset_attempts
-from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, run_cells, stub
 
 NOTEBOOK_A = NOTEBOOKS / "07a_using_bert_score.ipynb"          # exercises 7.1-7.3
 NOTEBOOK_B = NOTEBOOKS / "07b_neighbours_and_testing.ipynb"    # exercises 7.4-7.7
@@ -310,6 +310,20 @@ def test_7_6_solution_passes(capsys):
     # validate_text (shown in section 5) is allowed: it judges one text; the exercise is the frame around it
     assert passes(ch07.check_7_6, split_by_validate_text, capsys)
     assert not passes(ch07.check_7_6, split_modifies_input, capsys)
+
+
+def split_adds_a_column(df, answer_col="answer", reference_col="reference"):  # a helper column on the input
+    df["ok"] = [isinstance(a, str) and bool(a.strip()) and isinstance(r, str) and bool(r.strip())
+                for a, r in zip(df[answer_col], df[reference_col])]
+    return df[df["ok"]].drop(columns="ok"), list(df.index[~df["ok"]])
+
+
+@pytest.mark.parametrize("wrong", [split_modifies_input, split_adds_a_column])
+def test_7_6_names_a_changed_input_frame(wrong, capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("7.6")  # earlier tests made the same mistake: its third repeat would show the code
+    assert_names_mistake(ch07.check_7_6, wrong, named="changed the frame it was given", capsys=capsys)
 
 
 @pytest.mark.parametrize("wrong", [stub, split_no_strip, split_answers_only, split_dropna_only,

@@ -181,12 +181,13 @@ def check_7_6(split_valid, hint: int = 1) -> bool:
             got = split_valid(df, a_col, r_col)
             assert isinstance(got, tuple) and len(got) == 2, "return a tuple (valid_rows, rejected_labels)"
             valid, rejected = got
+            assert df.equals(before), ("your function changed the frame it was given (a column added, a cell "
+                                       "rewritten): a split leaves its input as it was; work on a copy or a mask")
             want_valid, want_rejected = _expected_7_6(df, a_col, r_col)
             assert list(rejected) == want_rejected, (
                 f"rejected {list(rejected)}, expected {want_rejected} (in the frame's order)")
             assert list(valid.index) == list(want_valid.index), "valid rows: keep every other row, in order"
             assert list(valid.columns) == list(df.columns), "keep all the columns of the valid rows"
-            assert df.equals(before), "do not modify the input frame"
     return run("7.6", test, "a row is rejected when its answer or its reference is not a string (None, NaN, "
                "a number, a list) or is empty after .strip(); use the column names you are given.",
                code="ok = pd.Series([isinstance(a, str) and bool(a.strip()) and isinstance(r, str) and "
