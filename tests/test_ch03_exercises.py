@@ -146,6 +146,32 @@ def test_3_3_wrong_answers_fail(wrong, capsys):
     assert not passes(ch03.check_3_3, wrong, capsys)
 
 
+def both_must_be_padding(cand, ref, cand_lengths, ref_lengths):  # AND of the paddings where OR is needed
+    pad = ~_left(cand_lengths, cand.shape[1])[:, :, None] & ~_left(ref_lengths, ref.shape[1])[:, None, :]
+    return _cos(cand, ref).masked_fill(pad, float("-inf"))
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (right_padding_assumed, "RIGHT padding would be"), (both_must_be_padding, "only where both tokens are padding"),
+    (only_reference_masked, "the reference's padding columns only"), (padding_set_to_zero, "hold 0, not -inf"),
+    (off_by_one, "takes one real token of each text for padding")], ids=lambda x: getattr(x, "__name__", "hint"))
+def test_3_3_hints_name_the_mistake(wrong, named, capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("3.3")
+    assert_names_mistake(ch03.check_3_3, wrong, named=named, capsys=capsys)
+
+
+def test_3_3_four_different_slips_do_not_show_the_code(capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("3.3")
+    for wrong in (right_padding_assumed, both_must_be_padding, only_reference_masked, off_by_one):
+        assert ch03.check_3_3(wrong) is False
+        assert "Code:" not in capsys.readouterr().out
+    reset_attempts("3.3")
+
+
 def minus_inf_times_mask(cand, ref, cand_lengths, ref_lengths):  # 0 * (-inf) is NaN in every real cell
     both = (_left(cand_lengths, cand.shape[1])[:, :, None] & _left(ref_lengths, ref.shape[1])[:, None, :])
     return _cos(cand, ref) * both + float("-inf") * (~both)

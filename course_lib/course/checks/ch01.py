@@ -10,7 +10,8 @@ from course_lib.lexical.rouge import lcs_length, rouge_n, tokenize
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch01_cases import (LCS_CASES, WORD_PERPLEXITY_HINTS, _bp_slip, _corpus_cases, _is_run, _is_subsequence,
-                         _pair_counts, _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips, colleague_tau_b)
+                         _pair_counts, _tied_pairs, _without_rouge_score_readout, _word_perplexity_slips,
+                         colleague_tau_b)
 
 # (candidate, [references]) for 1.1: none of them is printed in the chapter
 MULTI_REF = [

@@ -11,7 +11,7 @@ from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
 from . import forbid, grading, hidden_rows, run
-from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips
+from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips, _mask_slip
 
 # Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
 # a temperature).
@@ -170,6 +170,8 @@ def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
             assert not nan, (f"{nan} cells of your matrix are NaN: 0 * (-inf) is NaN (IEEE), so a mask "
                              "multiplied into -inf (or -inf added, times a mask) spoils the cells. Put -inf "
                              "in the padding cells with masked_fill or torch.where, never by multiplying")
+            slip = None if torch.equal(torch.isneginf(got), pad) else _mask_slip(got, pad, c_len, r_len)
+            assert slip is None, slip
             assert torch.equal(torch.isneginf(got), pad), (
                 f"{int(pad.sum())} cells pair a token with padding and must be -inf; yours has "
                 f"{int(torch.isneginf(got).sum())} -inf cells, {int((torch.isneginf(got) != pad).sum())} of them "

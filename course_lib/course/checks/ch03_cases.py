@@ -1,5 +1,5 @@
-"""Chapter 03's cases for exercise 3.2: what each common slip of `cosines_from_dots` returns, and the
-hints that name them. `checks.ch03` imports these names."""
+"""Chapter 03's cases for exercises 3.2 and 3.3: what each common slip of `cosines_from_dots` returns, where each
+slip of the 3.3 mask puts its -inf cells, and the hints that name them. `checks.ch03` imports these names."""
 from __future__ import annotations
 
 import torch
@@ -33,3 +33,43 @@ ROW_NORMS = {"candidate": "a candidate token's own length divides its whole row 
                      "number, which cannot move the row's maximum",
              "neither": "section 2 printed a best match that the lengths changed (a column there); a row's entries "
                         "are divided by different numbers too"}
+
+
+# for 3.3: where each common slip puts its -inf cells ([batch, cand_len, ref_len] booleans), and its hint
+def _mask_slips(c_len, r_len, n_c: int, n_r: int) -> dict[str, torch.Tensor]:
+    def left(lengths, total):
+        return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+
+    def right(lengths, total):
+        return torch.arange(total)[None, :] < torch.tensor(lengths)[:, None]
+
+    c, r = left(c_len, n_c)[:, :, None], left(r_len, n_r)[:, None, :]
+    return {"right": ~(right(c_len, n_c)[:, :, None] & right(r_len, n_r)[:, None, :]),
+            "both": ~c & ~r, "candidate only": (~c).expand(-1, -1, n_r), "reference only": (~r).expand(-1, n_c, -1),
+            "one too many": ~(left([n - 1 for n in c_len], n_c)[:, :, None]
+                              & left([n - 1 for n in r_len], n_r)[:, None, :]),
+            "one too few": ~(left([min(n + 1, n_c) for n in c_len], n_c)[:, :, None]
+                             & left([min(n + 1, n_r) for n in r_len], n_r)[:, None, :])}
+
+
+MASK_HINTS = {
+    "right": "your -inf cells are where RIGHT padding would be (real tokens first, as in section 4): this batch is "
+             "padded on the left, so a text's real tokens are its last positions",
+    "both": "you put -inf only where both tokens are padding: a cell is padding when its candidate token OR its "
+            "reference token is",
+    "candidate only": "you masked the candidate's padding rows only: the reference's padding columns must be -inf too",
+    "reference only": "you masked the reference's padding columns only: the candidate's padding rows must be -inf too",
+    "one too many": "your mask takes one real token of each text for padding (an off-by-one in the lengths)",
+    "one too few": "your mask leaves one padding position of each text unmasked (an off-by-one in the lengths)",
+    "zero": "your padding cells hold 0, not -inf: cosines can be negative, so a 0 could still win a max",
+}
+
+
+def _mask_slip(got: torch.Tensor, pad: torch.Tensor, c_len, r_len) -> str | None:
+    """The hint naming the slip whose -inf cells `got` has, or None."""
+    if not torch.isneginf(got).any() and bool((got[pad] == 0).all()):
+        return MASK_HINTS["zero"]
+    for name, cells in _mask_slips(c_len, r_len, got.shape[1], got.shape[2]).items():
+        if not torch.equal(cells, pad) and torch.equal(torch.isneginf(got), cells):
+            return MASK_HINTS[name]
+    return None
