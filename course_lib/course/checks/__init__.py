@@ -173,10 +173,10 @@ def _unwrap(fn):
 
 
 def forbid(answer, *names: str, allow=None):
-    """`answer` wrapped so that, while it runs, the course_lib functions `names` (dotted names of
-    functions, or of modules: all their public functions) raise ForbiddenCall -- wherever they are
-    reachable: their module, any course_lib module that re-exports them, and the globals of the
-    student's function (a name imported in the notebook).
+    """`answer` wrapped so that, while it runs, the functions `names` (dotted names of functions, or of
+    modules: all their public functions; course_lib's or another package's, such as bert_score's) raise
+    ForbiddenCall -- wherever they are reachable: their module, any module of course_lib or of their own
+    package that imports them, and the globals of the student's function (a name imported in the notebook).
 
     `allow(*args, **kwargs)`, when given, lets through the calls it returns True for.
     """
@@ -191,10 +191,12 @@ def forbid(answer, *names: str, allow=None):
                                 "yourself (the check runs it without that function).")
         return replacement
 
+    packages = {"course_lib"} | {dotted.split(".")[0] for _, dotted in targets.values()}  # bert_score too
+
     @functools.wraps(answer)
     def call(*args, **kwargs):
         namespaces = [vars(m) for name, m in list(sys.modules.items())
-                      if m is not None and (name == "course_lib" or name.startswith("course_lib."))]
+                      if m is not None and name.split(".")[0] in packages]
         answer_globals = getattr(_unwrap(answer), "__globals__", None)
         if answer_globals is not None:
             namespaces.append(answer_globals)
