@@ -111,7 +111,7 @@ def _slip_5_3(refs, got) -> str | None:
                 "(0 for the first)")
     if len(got) == n and n and all(type(x).__name__ in ("bool", "bool_") for x in got):
         return ("you return a mask (one True/False per reference): return the indices of the weightless "
-                "references, e.g. [k for k, w in enumerate(mask) if w]")
+                "references, the positions of the True ones")
     if not all(isinstance(x, numbers.Integral) and type(x).__name__ not in ("bool", "bool_") for x in got):
         return "return a list of indices (ints) into refs"
     got = sorted(int(x) for x in got)
@@ -126,6 +126,6 @@ def _slip_5_3(refs, got) -> str | None:
             return SLIP_HINTS_5_3[name]
     missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
     if extra:
-        return (f"{[refs[k] for k in extra]} has a token that is not in every reference: its weight is above 0, "
-                "its recall a number")
-    return f"you left out {[refs[k] for k in missing]}: every one of its tokens is in every reference"
+        return (f"each of {[refs[k] for k in extra]} has a token that is not in every reference: its total weight "
+                "is above 0, its recall a number")
+    return f"you left out {[refs[k] for k in missing]}: every token of each is in every reference"
