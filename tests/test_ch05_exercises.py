@@ -240,6 +240,24 @@ def test_5_3_answer_key_is_where_the_recall_is_nan():
                for r, k in zip(sets, keys))  # a repeated reference that weighs something
 
 
+def test_5_3_hidden_cases_separate_the_slips_too(monkeypatch):
+    """In grading mode the sets are drawn with the grading seed: on them too every slip fails, the solution passes."""
+    from course_lib.course.checks import ch05_cases
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    learning = ch05_cases._reference_sets_5_3()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    for seed in ("1", "2", "3"):
+        monkeypatch.setenv("COURSE_GRADING_SEED", seed)
+        sets = ch05_cases._reference_sets_5_3()
+        assert sets != learning
+        assert all(ch05_cases._slip_5_3(refs, _right(refs, tokenizer)) is None for refs in sets)
+        for slip in (weightless_duplicates, weightless_whitespace, weightless_some_token, weightless_any_weight_0,
+                     weightless_from_1, weightless_mask, weightless_strings):
+            assert any(ch05_cases._slip_5_3(refs, slip(refs, tokenizer)) for refs in sets), (seed, slip.__name__)
+
+
 def test_5_3_solution_passes(capsys):
     assert passes(ch05.check_5_3, solution("weightless", encode=encode), capsys)
     assert passes(ch05.check_5_3, weightless_by_idf_lib, capsys)
