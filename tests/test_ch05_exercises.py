@@ -160,28 +160,138 @@ def test_5_1_code_hint_runs_when_pasted(capsys):
     assert passes(ch05.check_5_1, namespace["my_idf"], capsys)
 
 
-# ---- 5.3: which recalls break ------------------------------------------------------------------
+# ---- 5.3: which references weigh nothing ------------------------------------------------------
 
-def test_5_3(capsys):
-    want = list(ch05._nan_recall_pairs())
-    assert want == [0, 3]  # the repeated "The cat sat." reference: every token in every reference
-    assert passes(ch05.check_5_3, want, capsys)
-    assert passes(ch05.check_5_3, (3, 0), capsys)
-    for wrong in (None, 0, [0], [3], [0, 3, 4], [], math.log(2 / 2), [1, 2]):
-        assert not passes(ch05.check_5_3, wrong, capsys)
+def _token_sets(refs, tokenizer):
+    return [set(encode(tokenizer, r)) for r in refs]
 
 
-def test_5_3_solution_passes(capsys):
+def weightless_duplicates(refs, tokenizer):  # FEW_REFS' weightless references happen to be its repeats
+    return [k for k, r in enumerate(refs) if list(refs).count(r) > 1]
+
+
+def weightless_whitespace(refs, tokenizer):  # words, not the model's tokens: "sat." is one "token"
+    words = [set(r.lower().split()) for r in refs]
+    in_every = set.intersection(*words)
+    return [k for k, w in enumerate(words) if w <= in_every]
+
+
+def weightless_some_token(refs, tokenizer):  # some token weighs 0 (not all of them)
+    sets = _token_sets(refs, tokenizer)
+    in_every = set.intersection(*sets) - {tokenizer.cls_token_id, tokenizer.sep_token_id}
+    return [k for k, s in enumerate(sets) if s & in_every]
+
+
+def weightless_any_weight_0(refs, tokenizer):  # [CLS]/[SEP] weigh 0 in every reference: all of them
+    weights = idf_lib.idf_weights(refs, tokenizer)
+    return [k for k, r in enumerate(refs) if min(weights[i] for i in encode(tokenizer, r)) == 0]
+
+
+def _right(refs, tokenizer):
+    sets = _token_sets(refs, tokenizer)
+    return [k for k, s in enumerate(sets) if s <= set.intersection(*sets)]
+
+
+def weightless_from_1(refs, tokenizer):
+    return [k + 1 for k in _right(refs, tokenizer)]
+
+
+def weightless_mask(refs, tokenizer):
+    return [k in _right(refs, tokenizer) for k in range(len(refs))]
+
+
+def weightless_strings(refs, tokenizer):
+    return [refs[k] for k in _right(refs, tokenizer)]
+
+
+def weightless_by_scoring(refs, tokenizer):  # reads the NaN recalls off: the check forbids scoring
     import warnings
 
     import course_lib
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, R, _ = course_lib.score(list(refs), list(refs), idf=True)
+    return [k for k, r in enumerate(R.tolist()) if math.isnan(r)]
+
+
+def weightless_by_idf_lib(refs, tokenizer):  # idf from the library, the idea (total weight 0) its own
+    weights = idf_lib.idf_weights(refs, tokenizer)
+    return [k for k, r in enumerate(refs) if sum(weights[i] for i in encode(tokenizer, r)) == 0]
+
+
+def test_5_3_answer_key_is_where_the_recall_is_nan():
+    """The checker's key (course_lib's idf: total weight 0) is where course_lib.score's recall is NaN, on every
+    case; the cases separate the slips: a weightless reference that is not a repeat, a repeat that weighs."""
+    import warnings
+
+    import course_lib
+    from course_lib.course.checks import ch05_cases
+
+    sets = [list(ch05.FEW_REFS[1])] + ch05_cases._reference_sets_5_3()
+    assert ch05_cases._weightless(sets[0]) == [0, 3]  # "The cat sat.", passed twice
+    for refs in sets:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _, R, F = course_lib.score(list(refs), list(refs), idf=True)
+        assert ch05_cases._weightless(refs) == [k for k, r in enumerate(R.tolist()) if math.isnan(r)], refs
+    keys = [ch05_cases._weightless(refs) for refs in sets]
+    assert [] in keys and any(k and k != weightless_duplicates(r, None) for r, k in zip(sets, keys))
+    assert any(weightless_duplicates(r, None) and not set(weightless_duplicates(r, None)) & set(k)
+               for r, k in zip(sets, keys))  # a repeated reference that weighs something
+
+
+def test_5_3_hidden_cases_separate_the_slips_too(monkeypatch):
+    """In grading mode the sets are drawn with the grading seed: on them too every slip fails, the solution passes."""
+    from course_lib.course.checks import ch05_cases
     from course_lib.model import load
-    from notebook_code import run_cells
 
     tokenizer, _ = load()
-    ns = run_cells(NOTEBOOK, "answer_5_3", solution=True, ch05=ch05, course_lib=course_lib, math=math,
-                   warnings=warnings, idf_lib=idf_lib, encode=encode, tokenizer=tokenizer)
-    assert passes(ch05.check_5_3, ns["answer_5_3"], capsys)
+    learning = ch05_cases._reference_sets_5_3()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    for seed in ("1", "2", "3"):
+        monkeypatch.setenv("COURSE_GRADING_SEED", seed)
+        sets = ch05_cases._reference_sets_5_3()
+        assert sets != learning
+        assert all(ch05_cases._slip_5_3(refs, _right(refs, tokenizer)) is None for refs in sets)
+        for slip in (weightless_duplicates, weightless_whitespace, weightless_some_token, weightless_any_weight_0,
+                     weightless_from_1, weightless_mask, weightless_strings):
+            assert any(ch05_cases._slip_5_3(refs, slip(refs, tokenizer)) for refs in sets), (seed, slip.__name__)
+
+
+def test_5_3_solution_passes(capsys):
+    assert passes(ch05.check_5_3, solution("weightless", encode=encode), capsys)
+    assert passes(ch05.check_5_3, weightless_by_idf_lib, capsys)
+
+
+@pytest.mark.parametrize("wrong", [stub, weightless_duplicates, weightless_whitespace, weightless_some_token,
+                                   weightless_any_weight_0, weightless_from_1, weightless_mask, weightless_strings,
+                                   weightless_by_scoring, lambda refs, tokenizer: [0, 3]])
+def test_5_3_wrong_answers_fail(wrong, capsys):
+    assert not passes(ch05.check_5_3, wrong, capsys)
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (weightless_duplicates, "passed more than once"), (weightless_whitespace, "split the references on spaces"),
+    (weightless_some_token, "*some* token of weight 0"), (weightless_any_weight_0, "*some* token of weight 0"),
+    (weightless_from_1, "indices start at 0"), (weightless_mask, "you return a mask"),
+    (weightless_strings, "the references themselves (strings)"),
+    (weightless_by_scoring, "asks you to write yourself")])
+def test_5_3_hints_name_the_mistake_idea_first(wrong, named, capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts()  # earlier tests repeated these mistakes: the code would show by itself
+    assert ch05.check_5_3(wrong) is False
+    out = capsys.readouterr().out
+    assert named in out and "occurs in all M references" in out and "Code:" not in out, out
+    assert ch05.check_5_3(wrong) is False and ch05.check_5_3(wrong) is False
+    assert "Code:" in capsys.readouterr().out.splitlines()[-1]  # the third repeat of one mistake shows the code
+
+
+def test_5_3_code_hint_runs_when_pasted(capsys):
+    code = _code_hint(ch05.check_5_3, weightless_duplicates, capsys).split("  #")[0]
+    namespace = {"encode": encode}
+    exec("def weightless(refs, tokenizer):\n    " + code.replace("; ", "\n    "), namespace)
+    assert passes(ch05.check_5_3, namespace["weightless"], capsys)
 
 
 # ---- 5.4: the heaviest weights of a test set ----------------------------------------------------
@@ -232,15 +342,3 @@ def test_5_4_solution_and_code_hint_run(capsys):
     pasted = dict(names)
     exec(code, pasted)
     assert passes(ch05.check_5_4, pasted["answer_5_4"], pasted["unseen_5_4"], capsys=capsys)
-
-
-def test_5_3_names_indices_counted_from_1_and_keeps_the_why_for_later(capsys):
-    want = sorted(ch05._nan_recall_pairs())
-    assert ch05.check_5_3([k + 1 for k in want]) is False
-    out = capsys.readouterr().out
-    assert "indices start at 0" in out, out
-    assert ch05.check_5_3([k for k in range(5) if k not in want]) is False
-    out = capsys.readouterr().out
-    assert "ln(6/6)" not in out and "in every reference" not in out and "Code:" not in out, out
-    assert ch05.check_5_3([], hint=2) is False
-    assert "ln(6/6) = 0" in capsys.readouterr().out

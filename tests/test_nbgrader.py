@@ -16,7 +16,7 @@ import pytest
 
 import nbgrader  # noqa: F401 - a missing nbgrader fails here, never skips
 from course_lib.course import nbgrader_course
-from course_lib.course.checks import ch04, ch05
+from course_lib.course.checks import ch04, ch05, ch05_cases
 
 CH04, CH05 = "04_greedy_matching", "05_idf"
 # Each autograde runs the whole chapter: chapter 05 (the slower) gets the two students whose grade
@@ -68,7 +68,7 @@ def _published():
         ("answer_4_5", 0): f"    return {list(ch04._tokens_matching_special(*ch04.PUNCTUATION_PAIR))!r}, "
                            f"{ch04._special_credit(*ch04.PUNCTUATION_PAIR)[1]!r}",  # a function of the published pair
         ("answer_5_2", 1): f"heaviest_5_2 = {heaviest!r}",
-        ("answer_5_3", 0): f"answer_5_3 = {list(ch05._nan_recall_pairs())!r}",
+        ("answer_5_3", 0): f"    return {ch05_cases._weightless(list(ch05.FEW_REFS[1]))!r}",  # the published refs' answer
         ("answer_5_4", 0): f"answer_5_4 = ({math.log(m + 1)!r}, {math.log((m + 1) / 2)!r})\n"
                            f"unseen_5_4 = {list(ch05._unseen_tokens(ch05.INVENTED_CANDIDATE))!r}",
     }

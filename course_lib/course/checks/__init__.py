@@ -24,7 +24,7 @@ exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), w
 (each chapter's `_hidden_data()` or data function: 1.5, 1.7, 2.4, 2.5, 3.1, 3.4, 4.3-4.5, 5.2-5.4, 6.3,
 7.3, 7.8, 8.1, 8.4-8.6; 6.3 about another threshold (and other baselines), 7.3 about a command with other
 settings, 7.8 about five other WMT16 pairs, 8.1 for a frame of other language pairs and margins). The function
-exercises run on the checker's own cases (7.4 on hidden WMT16 pairs; 6.1, 6.2, 7.5, 7.7, 8.2, 9.4, 9.5 and 10.3 on
+exercises run on the checker's own cases (7.4 on hidden WMT16 pairs; 5.3, 6.1, 6.2, 7.5, 7.7, 8.2, 9.4, 9.5 and 10.3 on
 cases drawn with the grading seed too). 6.4 is a design task, checked on the student's own answer.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
@@ -175,10 +175,10 @@ def _unwrap(fn):
 
 
 def forbid(answer, *names: str, allow=None):
-    """`answer` wrapped so that, while it runs, the course_lib functions `names` (dotted names of
-    functions, or of modules: all their public functions) raise ForbiddenCall -- wherever they are
-    reachable: their module, any course_lib module that re-exports them, and the globals of the
-    student's function (a name imported in the notebook).
+    """`answer` wrapped so that, while it runs, the functions `names` (dotted names of functions, or of
+    modules: all their public functions; course_lib's or another package's, such as bert_score's) raise
+    ForbiddenCall -- wherever they are reachable: their module, any module of course_lib or of their own
+    package that imports them, and the globals of the student's function (a name imported in the notebook).
 
     `allow(*args, **kwargs)`, when given, lets through the calls it returns True for.
     """
@@ -193,10 +193,12 @@ def forbid(answer, *names: str, allow=None):
                                 "yourself (the check runs it without that function).")
         return replacement
 
+    packages = {"course_lib"} | {dotted.split(".")[0] for _, dotted in targets.values()}  # bert_score too
+
     @functools.wraps(answer)
     def call(*args, **kwargs):
         namespaces = [vars(m) for name, m in list(sys.modules.items())
-                      if m is not None and (name == "course_lib" or name.startswith("course_lib."))]
+                      if m is not None and name.split(".")[0] in packages]
         answer_globals = getattr(_unwrap(answer), "__globals__", None)
         if answer_globals is not None:
             namespaces.append(answer_globals)

@@ -5,12 +5,12 @@ Every expected value is computed here with course_lib (idf, matching) on several
 from __future__ import annotations
 
 import math
-import numbers
 import random
 from functools import lru_cache
 
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
+from .ch05_cases import SCORERS_5_3, _reference_sets_5_3, _slip_5_3
 
 # Token-id corpora with the traps: repeats inside a text, [CLS]=101/[SEP]=102 in every text.
 _TOY_CORPORA = [
@@ -153,36 +153,28 @@ FEW_REFS = (
 )
 
 
-@lru_cache(maxsize=1)
-def _nan_recall_pairs() -> tuple[int, ...]:
-    """Indices of the pairs of FEW_REFS whose recall is NaN with idf=True."""
-    import warnings
+def check_5_3(weightless, hint: int = 1) -> bool:
+    """Exercise 5.3: `weightless(refs, tokenizer)` -> the indices of the references whose idf weights, idf
+    computed from `refs` as idf=True does, sum to 0 (their recall is NaN), without scoring: run on
+    FEW_REFS[1] and on reference sets the chapter never prints, every scorer unavailable (SCORERS_5_3)."""
+    from course_lib.model import load
 
-    from course_lib.engine.scorer import score
+    weightless = forbid(weightless, *SCORERS_5_3)
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _, R, _ = score(list(FEW_REFS[0]), list(FEW_REFS[1]), idf=True)
-    return tuple(k for k, r in enumerate(R.tolist()) if math.isnan(r))
-
-
-def check_5_3(answer, hint: int = 1) -> bool:
-    """Exercise 5.3: the pairs of FEW_REFS whose recall is NaN (and F 0) with idf=True."""
     def test():
-        want = _nan_recall_pairs()
-        assert isinstance(answer, (list, tuple)) and all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
-                                                         for k in answer), "give a list of pair indices (0 to 4)"
-        if sorted(answer) != sorted(want) and sorted(answer) == [k + 1 for k in sorted(want)]:
-            raise AssertionError(f"{sorted(answer)} counts the pairs from 1: indices start at 0 (the first pair is "
-                                 "0), as the positions of course_lib.score's tensors do")
-        assert sorted(answer) == sorted(want), f"{sorted(answer)} is not the list of pairs whose recall is NaN"
+        tokenizer, _ = load()
+        cases = [("ch05.FEW_REFS[1]", list(FEW_REFS[1]))] + [
+            (f"the references {refs}", refs) for refs in _reference_sets_5_3()]
+        for name, refs in cases:
+            problem = _slip_5_3(refs, weightless(list(refs), tokenizer))
+            assert problem is None, f"{name}: {problem}"
 
-    return run("5.3", test, "a NaN is 0/0: recall divides by the sum of the reference tokens' idf weights, and "
-               "with idf=True those weights come from these five references. Look at each reference's total "
-               "weight, and at which tokens weigh nothing.",
-               code="_, R, _ = course_lib.score(*ch05.FEW_REFS, idf=True); answer_5_3 = [k for k, r in "
-                    "enumerate(R.tolist()) if math.isnan(r)]  # a token in all M = 5 references weighs "
-                    "ln(6/6) = 0: a reference made only of such tokens sums to 0", level=hint)
+    return run("5.3", test, "recall divides by the total idf weight of the reference's tokens, and idf=True "
+               "computes it from these references: a token weighs ln((M + 1) / (df + 1)), 0 exactly when it "
+               "occurs in all M references. Which references have only such tokens?",
+               code="ids = [set(encode(tokenizer, r)) for r in refs]; in_every = set.intersection(*ids); "
+                    "return [k for k, s in enumerate(ids) if s <= in_every]  # df = M: ln((M + 1) / (M + 1)) "
+                    "= 0; [CLS]/[SEP] are in every reference", level=hint)
 
 
 # Exercise 5.4: the cs-en test set of WMT16, scored with idf=True; a candidate with an invented name.
