@@ -457,11 +457,22 @@ def _mistakes_7_8():
         ("a signed difference", RIGHT_7_8, dict(want, idf=(-want["idf"][0], want["idf"][1])),
          "a gap is a largest absolute"),
         ("gaps of other pairs", RIGHT_7_8, dict(want, idf=(want["idf"][0] * 1.5, want["idf"][1])),
-         "swapping ch07.pairs_7_8() gives"),
+         "which is not what swapping"),
+        ("(F gap, P gap)", RIGHT_7_8, dict(want, idf=want["idf"][::-1]), "your two gaps are in the wrong order"),
     ]
 
 
-@pytest.mark.parametrize("index", range(13))
+def test_7_8_hint_for_a_wrong_run_does_not_print_the_right_gaps(capsys):
+    want, _ = _gaps_7_8()
+    ch07.check_7_8(RIGHT_7_8, dict(want, idf=(want["idf"][0] * 1.5, want["idf"][1])))
+    out = capsys.readouterr().out
+    assert f"{want['idf'][0]:.2g}" not in out, out  # the right gap would be copied into gaps_7_8
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("7.8")  # the next tests make this mistake again: a third repeat would show the code
+
+
+@pytest.mark.parametrize("index", range(14))
 def test_7_8_rejects_each_mistake_with_a_hint_naming_it(index, capsys):
     name, prediction, gaps, words = _mistakes_7_8()[index]
     assert not passes(ch07.check_7_8, prediction, gaps, capsys), name

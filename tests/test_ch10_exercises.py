@@ -161,3 +161,15 @@ def test_10_3_grading_mode_draws_other_cases(monkeypatch):
     assert ch10.check_10_3(definition(NOTEBOOK, "inflation_by_pair", np=np, stats=stats))
     with pytest.raises(AssertionError):  # grading mode: a failing check raises
         ch10.check_10_3(reversed_sign)
+
+
+def test_10_2_hints_show_plain_values_not_numpy_reprs(capsys):
+    """A hint quotes the labels and rows as a student wrote them, not np.str_('a') or np.int64(0)."""
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("10.2")
+    for wrong in (swapped, train_on_everything):
+        assert ch10.check_10_2(wrong) is False
+        out = capsys.readouterr().out
+        assert "np.str_" not in out and "np.int64" not in out and "lps = ['a'" in out, out
+    reset_attempts("10.2")

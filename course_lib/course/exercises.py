@@ -65,6 +65,9 @@ FOLD_NOTE = (" In your copy, what follows an exercise's check (the library's ver
              "click the bar with the three dots to unfold it once your check passes.")
 
 
+_AFTER = re.compile(r"(\d+\.\s*)?After (exercise|the exercises)")
+
+
 def fold_reveals(nb) -> int:
     """Fold (JupyterLab's `jupyter.source_hidden`/`outputs_hidden`) the cells after each exercise's check up to
     the next heading: the library's version and the why come after the exercise, and a student scrolling
@@ -73,9 +76,9 @@ def fold_reveals(nb) -> int:
     folding, folded = False, 0
     for cell in nb.cells:
         heading = re.search(r"^#+\s*(.*)", cell.source, re.M) if cell.cell_type == "markdown" else None
-        if heading and not (folding and heading.group(1).startswith("After exercise")):
-            folding = False  # a new section or exercise; "#### After exercise N.M" goes on with the reveal
-            continue
+        if heading and not (folding and _AFTER.match(heading.group(1))):
+            folding = False  # a new section or exercise; "After exercise N.M" (or "N. After the exercises")
+            continue         # right after a check goes on with the reveal
         if cell.cell_type == "code" and _CHECK_CALL.search(cell.source):
             folding = True
             continue

@@ -117,10 +117,12 @@ def _judge_7_8(prediction, gaps) -> None:
         raise AssertionError("your idf gaps are those of plain scores: was idf on, and were the weights computed "
                              "from each call's refs (bert_score.score), not from fixed idf_sents (a BERTScorer)?")
     for name in SETTINGS_7_8:
+        if off(got[name], want[name]) and not off(got[name][::-1], want[name]):
+            raise AssertionError(f"{name}: your two gaps are in the wrong order: each is (P gap, F gap)")
         assert not off(got[name], want[name]), (
-            f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}); swapping ch07.pairs_7_8() gives "
-            f"(P {want[name][0]:.2g}, F {want[name][1]:.2g}): score (cands, refs) and (refs, cands) with the "
-            "same settings")
+            f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}), which is not what swapping "
+            "ch07.pairs_7_8() gives: score (cands, refs) and (refs, cands) with the same settings; the gaps are "
+            "(the largest |swapped P - original R|, the largest |swapped F - original F|) over the five pairs")
     wrong = [f"{name} {part}: you predicted {_said(guess)} before running; the run shows {_said(gap < SAME_7_8)}: "
              f"why? {WHY_7_8.get((name, part, guess), '')}".rstrip()
              for name in SETTINGS_7_8 for part, guess, gap in zip("PF", first[name], want[name])
@@ -130,4 +132,6 @@ def _judge_7_8(prediction, gaps) -> None:
              "check judges the first it saw in this notebook" if now != first else
              "; a prediction counts before the run: the check keeps this first one")
     later += " (course_lib.course.checks.reset_attempts('7.8') forgets it, to start the exercise over)"
-    assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions were not: " + "; ".join(wrong) + later)
+    were = "was" if len(wrong) == 1 else "were"
+    assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions {were} not: " + "; ".join(wrong)
+                       + later)

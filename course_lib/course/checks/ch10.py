@@ -69,8 +69,8 @@ def check_10_2(student_split, hint: int = 1) -> bool:
                 train, test = np.asarray(train).ravel(), np.asarray(test).ravel()
                 assert np.issubdtype(train.dtype, np.integer) and np.issubdtype(test.dtype, np.integer), (
                     "return integer positions (row numbers), not labels or booleans")
-                where = f"lps = {list(lps)[:8]}{' ...' if len(lps) > 8 else ''}, test pair {pair!r}"
-                leaked = sorted(set(train) & set(np.flatnonzero(lps == pair)))
+                where = f"lps = {[str(x) for x in lps[:8]]}{' ...' if len(lps) > 8 else ''}, test pair {str(pair)!r}"
+                leaked = sorted(int(k) for k in set(train) & set(np.flatnonzero(lps == pair)))
                 assert not leaked, f"{where}: training contains rows {leaked[:5]} of the test pair: a leak"
                 assert sorted(test) == list(np.flatnonzero(lps == pair)), (
                     f"{where}: the test rows must be every row of the test pair, and only those")
