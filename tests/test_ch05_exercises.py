@@ -187,6 +187,14 @@ def weightless_any_weight_0(refs, tokenizer):  # [CLS]/[SEP] weigh 0 in every re
     return [k for k, r in enumerate(refs) if min(weights[i] for i in encode(tokenizer, r)) == 0]
 
 
+def weightless_df_counts_occurrences(refs, tokenizer):  # df += every occurrence, not each reference once
+    ids = [encode(tokenizer, r) for r in refs]
+    df = Counter(t for x in ids for t in x)
+    special = {tokenizer.cls_token_id, tokenizer.sep_token_id}
+    return [k for k, x in enumerate(ids) if sum(math.log((len(ids) + 1) / (df[t] + 1)) for t in x
+                                                if t not in special) == 0]
+
+
 def _right(refs, tokenizer):
     sets = _token_sets(refs, tokenizer)
     return [k for k, s in enumerate(sets) if s <= set.intersection(*sets)]
@@ -254,6 +262,7 @@ def test_5_3_hidden_cases_separate_the_slips_too(monkeypatch):
         assert sets != learning
         assert all(ch05_cases._slip_5_3(refs, _right(refs, tokenizer)) is None for refs in sets)
         for slip in (weightless_duplicates, weightless_whitespace, weightless_some_token, weightless_any_weight_0,
+                     weightless_df_counts_occurrences,
                      weightless_from_1, weightless_mask, weightless_strings):
             assert any(ch05_cases._slip_5_3(refs, slip(refs, tokenizer)) for refs in sets), (seed, slip.__name__)
 
@@ -275,6 +284,7 @@ def test_5_3_wrong_answers_fail(wrong, capsys):
     (weightless_some_token, "*some* token of weight 0"), (weightless_any_weight_0, "*some* token of weight 0"),
     (weightless_from_1, "indices start at 0"), (weightless_mask, "you return a mask"),
     (weightless_strings, "the references themselves (strings)"),
+    (weightless_df_counts_occurrences, "your df counts a token each time it occurs"),
     (weightless_by_scoring, "asks you to write yourself")])
 def test_5_3_hints_name_the_mistake_idea_first(wrong, named, capsys):
     from course_lib.course.checks import reset_attempts

@@ -102,6 +102,28 @@ def test_7_2_rejects(wrong, capsys):
     assert not passes(ch07.check_7_2, wrong, capsys)
 
 
+def gap_as_tensor(score_fn, cands, refs):  # the task asks for a float
+    batch = torch.stack(score_fn(cands, refs), dim=-1)
+    alone = torch.cat([torch.stack(score_fn([c], [r]), dim=-1) for c, r in zip(cands, refs)])
+    return (batch - alone).abs().max()
+
+
+def gap_signed(score_fn, cands, refs):  # no abs: a batch that lowers a score is missed
+    batch = torch.stack(score_fn(cands, refs), dim=-1)
+    alone = torch.cat([torch.stack(score_fn([c], [r]), dim=-1) for c, r in zip(cands, refs)])
+    return (batch - alone).max().item()
+
+
+@pytest.mark.parametrize("wrong, named", [(gap_as_tensor, "you return a tensor"),
+                                          (gap_signed, "the largest signed difference")],
+                         ids=["tensor", "signed"])
+def test_7_2_names_the_mistake(wrong, named, capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("7.2")
+    assert_names_mistake(ch07.check_7_2, wrong, named=named, capsys=capsys)
+
+
 def test_7_2_buggy_scorers_really_are_batch_dependent():
     cands, refs = ch07._wmt_cases(6)
     import course_lib

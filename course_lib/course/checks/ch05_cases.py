@@ -4,8 +4,10 @@ course_lib's idf, and what each common slip returns, by the mistake's name, for 
 `checks.ch05` imports these names."""
 from __future__ import annotations
 
+import math
 import numbers
 import random
+from collections import Counter
 
 from . import grading, hidden_rng
 
@@ -75,12 +77,18 @@ def _slips_5_3(refs) -> dict[str, list[list[int]]]:
         return [k for k, t in enumerate(texts) if texts.count(t) > 1]
 
     words, lower = [r.split() for r in refs], [r.lower().split() for r in refs]
-    return {"whitespace": [[k for k, w in enumerate(ws) if set(w) <= _in_every(ws)] for ws in (words, lower)],
+    counted = Counter(t for x in ids for t in x)  # df counting every occurrence, not each reference once
+    weight = {t: math.log((len(ids) + 1) / (counted[t] + 1)) for t in counted}
+    return {"occurrences": [[k for k, x in enumerate(ids) if abs(sum(weight[t] for t in x if t not in special)) < 1e-9],
+                            [k for k, x in enumerate(ids) if all(counted[t] == len(ids) for t in set(x) - special)]],
+            "whitespace": [[k for k, w in enumerate(ws) if set(w) <= _in_every(ws)] for ws in (words, lower)],
             "duplicates": [repeated(list(refs)), repeated([r.lower() for r in refs])],
             "some": [[k for k, x in enumerate(ids) if set(x) & zero - special], list(range(len(refs)))]}
 
 
 SLIP_HINTS_5_3 = {  # a whitespace split finds a subset of the weightless references: often none
+    "occurrences": "your df counts a token each time it occurs; df(w) counts the references that contain w, each "
+                   "reference once however often w occurs in it (a set of its tokens)",
     "duplicates": "you returned the references passed more than once. A repeat is not what makes a weight 0: a "
                   "token weighs 0 when it occurs in every reference, and a reference is weightless when all its "
                   "tokens do -- a repeated reference can hold a token the others lack, and a reference written "
@@ -129,3 +137,19 @@ def _slip_5_3(refs, got) -> str | None:
         return (f"each of {[refs[k] for k in extra]} has a token that is not in every reference: its total weight "
                 "is above 0, its recall a number")
     return f"you left out {[refs[k] for k in missing]}: every token of each is in every reference"
+
+
+def _slip_over_cases(answers) -> str | None:
+    """The hint of the one common slip whose results the student's match on every (refs, got) case (while the
+    right answer differs on some), or None: two slips can agree on one set of references, not on all."""
+    try:
+        gots = [sorted(int(x) for x in _as_list(got)) for _, got in answers]
+    except (TypeError, ValueError):
+        return None
+    if all(got == _weightless(refs) for got, (refs, _) in zip(gots, answers)):
+        return None
+    slips = [_slips_5_3(refs) for refs, _ in answers]
+    for name in SLIP_HINTS_5_3:
+        if all(any(got == sorted(v) for v in slip[name]) for got, slip in zip(gots, slips)):
+            return SLIP_HINTS_5_3[name]
+    return None

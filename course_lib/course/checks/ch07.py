@@ -129,9 +129,14 @@ def _expected_gap(score_fn, cands, refs) -> float:
 
 
 def _gap(score_fn, cands, refs) -> float:
+    return _diffs(score_fn, cands, refs).abs().max().item()
+
+
+def _diffs(score_fn, cands, refs) -> torch.Tensor:
+    """[n, 3]: each pair's (P, R, F) scored in the batch minus scored alone."""
     batch = torch.stack(score_fn(cands, refs), dim=-1)
     alone = torch.cat([torch.stack(score_fn([c], [r]), dim=-1) for c, r in zip(cands, refs)])
-    return (batch - alone).abs().max().item()
+    return batch - alone
 
 
 def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
@@ -144,7 +149,14 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                    "separately": _sorted_separately, "a scorer that centres R on the batch": _batch_centred}
         for name, fn in scorers.items():
             got = batch_invariance_gap(fn, list(cands), list(refs))
+            assert not isinstance(got, torch.Tensor), ("you return a tensor: return the gap as a float (a tensor's "
+                                                       ".item()), one number a test can compare")
             want = _expected_gap(fn, cands, refs)
+            diffs = _diffs(fn, cands, refs) if not close(got, want, 1e-6) else None
+            signed = () if diffs is None else (diffs.max().item(), (-diffs).max().item())
+            assert not any(close(got, x, 1e-6) for x in signed), (
+                f"on {name} you return the largest signed difference; the gap is the largest |difference|: a "
+                "batch can move a score down as well as up")
             assert close(got, want, 1e-6), f"on {name} you return {float(got):.4f}, expected {want:.4f}"
     return run("7.2", test, "score all pairs in one call, then each pair alone; return the largest "
                             "difference over all pairs and over P, R and F.",
