@@ -40,6 +40,10 @@ def test_student_release_holds_no_solutions(tmp_path):
     # how to work a chapter: the student copies have no outputs, run one first (the sentence START_HERE shows too)
     assert " ".join(lab.RUN_FIRST.split()) in " ".join(readme.split())
     assert lab.RUN_FIRST in "".join(lab.start_page()["cells"][0]["source"])
+    # make help in the release lists what a student can run there, not the tests, solutions or demo
+    listed = subprocess.run(["make", "-s", "-C", str(out), "help"], capture_output=True, text=True).stdout
+    targets = set(re.findall(r"^  make ([\w-]+)", listed, re.M))
+    assert targets == set(student_release.STUDENT_TARGETS), listed
 
 
 def test_make_lab_prepares_a_student_release(tmp_path):

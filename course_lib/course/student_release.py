@@ -117,7 +117,20 @@ def write_release(out: Path, url: str = "") -> list[Path]:
         target.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(target)
     (out / "README.md").write_text(student_readme((ROOT / "README.md").read_text(encoding="utf-8")))
+    (out / "Makefile").write_text(student_makefile((ROOT / "Makefile").read_text(encoding="utf-8")))
     return written
+
+
+STUDENT_TARGETS = ("help", "setup", "lab", "check", "clean")  # what a release can run: no tests, solutions, demo
+
+
+def student_makefile(makefile: str) -> str:
+    """The Makefile with `make help` listing only STUDENT_TARGETS: the other targets' "## make" lines become plain
+    comments (their rules stay, but they need what the release leaves out)."""
+    def keep(match: re.Match) -> str:
+        return match.group(0) if match.group(1) in STUDENT_TARGETS else "# (course repository) " + match.group(0)[3:]
+
+    return re.sub(r"^## make ([\w-]+).*$", keep, makefile, flags=re.M)
 
 
 def main(argv=None) -> int:
