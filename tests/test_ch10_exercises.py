@@ -59,7 +59,7 @@ def test_10_1_first_hint_gives_the_idea_not_the_formula(capsys):
         ch10.check_10_1(wrong)
         out = capsys.readouterr().out
         assert "law of cosines" in out and "Code:" not in out, out
-        for formula in ("2 − 2", "2 - 2", "(h − r)·(h − r)", "** 2", "1 − Σ", "/ 2"):
+        for formula in ("2 − 2", "2 - 2", "(h − r)·(h − r)", "** 2", "1 − Σ", "/ 2", "sums to h · r"):
             assert formula not in out, (wrong.__name__, formula, out)
     ch10.check_10_1(unsquared, hint=2)
     assert "|h - r|² = 2 - 2 cos(h, r)" in capsys.readouterr().out

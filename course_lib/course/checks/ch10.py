@@ -45,12 +45,12 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
                         f"{case}: the cos from {block} should be {[round(v, 3) for v in cos[:3].tolist()]}..., "
                         f"yours {[round(v, 3) for v in part[:3].tolist()]}...")
 
-    return run("10.1", test, "x = [h; r; h ⊙ r; |h − r|; ...], each block d wide: the h ⊙ r block sums to h · r, and "
-                             "the |h − r| block holds h − r coordinate by coordinate (signs dropped): for two "
-                             "vectors of length 1 at an angle θ, how long is h − r (the law of cosines)? Solve that "
-                             "for cos θ.",
-               code="hr, diff = x[:, 2 * d:3 * d], x[:, 3 * d:4 * d]; "
-                    "return hr.sum(-1), 1 - (diff ** 2).sum(-1) / 2  # |h - r|² = 2 - 2 cos(h, r)",
+    return run("10.1", test, "x = [h; r; h ⊙ r; |h − r|; ...], each block d wide. What does the h ⊙ r block add "
+                             "up to, and what is that for two vectors of length 1? The |h − r| block holds h − r "
+                             "coordinate by coordinate (signs dropped): for two vectors of length 1 at an angle θ, "
+                             "how long is h − r (the law of cosines)? Solve that for cos θ.",
+               code="hr, diff = x[:, 2 * d:3 * d], x[:, 3 * d:4 * d]; return hr.sum(-1), 1 - (diff ** 2).sum(-1) "
+                    "/ 2  # the h ⊙ r block sums to h · r = cos(h, r) for unit vectors; |h - r|² = 2 - 2 cos(h, r)",
                level=hint)
 
 
