@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from course_lib.lexical.bleu import brevity_penalty
+
 from . import ForbiddenCall
 
 
@@ -119,19 +121,15 @@ def colleague_tau_b(x, y):
 
 # for 1.2: which reference length r each common slip picks, and the BP slips; the first whose values the student's
 # function reproduces on every case is named
-def _bp(c, r) -> float:
-    return 1.0 if c >= r else math.exp(1 - r / c)
-
-
 BP_SLIPS = [
     ("you took the shortest reference; BLEU takes the one closest to c",
-     lambda c, lengths: _bp(c, min(lengths))),
+     lambda c, lengths: brevity_penalty(c, min(lengths))),
     ("you took the longest reference; BLEU takes the one closest to c",
-     lambda c, lengths: _bp(c, max(lengths))),
+     lambda c, lengths: brevity_penalty(c, max(lengths))),
     ("you averaged the reference lengths; BLEU takes ONE length, the one closest to c",
-     lambda c, lengths: _bp(c, sum(lengths) / len(lengths))),
+     lambda c, lengths: brevity_penalty(c, sum(lengths) / len(lengths))),
     ("on a tie you took the longer reference; BLEU takes the shorter",
-     lambda c, lengths: _bp(c, min(lengths, key=lambda r: (abs(c - r), -r)))),
+     lambda c, lengths: brevity_penalty(c, min(lengths, key=lambda r: (abs(c - r), -r)))),
     ("your BP goes above 1: r and c are swapped in exp(1 - r/c), or the penalty applies to long candidates too",
      lambda c, lengths: math.exp(1 - min(lengths, key=lambda r: (abs(c - r), r)) / c)),
     ("your BP goes above 1: r and c are swapped in exp(1 - r/c)",
