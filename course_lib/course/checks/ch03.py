@@ -11,7 +11,7 @@ from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 
 from . import forbid, grading, hidden_rows, run
-from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips, _mask_slip
+from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips, _left_mask, _mask_slip
 
 # Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
 # a temperature).
@@ -145,11 +145,6 @@ def _left_padded_cases():
         ref_l = torch.stack([torch.roll(ref[b], ref.shape[1] - n, dims=0) for b, n in enumerate(r_len)])
         cases.append((cand_l, ref_l, c_len, r_len))
     return tuple(cases)
-
-
-def _left_mask(lengths, total: int) -> torch.Tensor:
-    """[batch, total]: True for the last `length` positions of each row (left padding)."""
-    return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
 
 
 def check_3_3(student_masked_matrix, hint: int = 1) -> bool:

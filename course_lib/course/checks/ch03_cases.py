@@ -36,9 +36,13 @@ ROW_NORMS = {"candidate": "a candidate token's own length divides its whole row 
 
 
 # for 3.3: where each common slip puts its -inf cells ([batch, cand_len, ref_len] booleans), and its hint
+def _left_mask(lengths, total: int) -> torch.Tensor:
+    """[batch, total]: True for the last `length` positions of each row (left padding)."""
+    return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+
+
 def _mask_slips(c_len, r_len, n_c: int, n_r: int) -> dict[str, torch.Tensor]:
-    def left(lengths, total):
-        return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+    left = _left_mask
 
     def right(lengths, total):
         return torch.arange(total)[None, :] < torch.tensor(lengths)[:, None]
