@@ -135,26 +135,108 @@ def test_7_2_buggy_scorers_really_are_batch_dependent():
 
 # ------------------------------------------------------------------ 7.3 - 7.5 (questions)
 
+def _flags_without_fast(call):  # planted: every setting typed as a flag, no tokenizer flag (the CLI's default)
+    flags = ["--num_layers", str(call["num_layers"])] + (["--lang", call["lang"]] if "lang" in call else [])
+    flags += ["--idf"] if call.get("idf") else []
+    if call.get("rescale_with_baseline"):
+        flags += ["--rescale_with_baseline", "--baseline_path", call["baseline_path"]]
+    return flags
+
+
+def _literal_tokenizer(call):  # planted: --use_fast_tokenizer given when the call asks for the fast tokenizer
+    return _flags_without_fast(call) + (["--use_fast_tokenizer"] if call.get("use_fast_tokenizer") else [])
+
+
+def _always_flag(call):  # planted: the flag every time (right for the calls that keep the Python default only)
+    return _flags_without_fast(call) + ["--use_fast_tokenizer"]
+
+
+def _valued(call):  # planted: store_true flags given a value, as Python keywords are
+    return _always_flag(call) + ["--idf", str(bool(call.get("idf")))]
+
+
+def _no_baseline_file(call):
+    flags = _always_flag(call)
+    if "--baseline_path" in flags:
+        del flags[flags.index("--baseline_path"):flags.index("--baseline_path") + 2]
+    return flags
+
+
+def _int_layer(call):
+    flags = _always_flag(call)
+    flags[1] = call["num_layers"]
+    return flags
+
+
+def _one_string(call):
+    return " ".join(_always_flag(call))
+
+
+def _no_layer(call):
+    return _always_flag(call)[2:]
+
+
+def _no_lang(call):
+    flags = _always_flag(call)
+    return flags[:2] + flags[4:] if "--lang" in flags else flags
+
+
+def _with_files(call):
+    return ["-r", "refs.txt", "-c", "cands.txt"] + _always_flag(call)
+
+
 def test_7_3(capsys):
-    want_hash, want_fix = ch07._expected_7_3()
-    assert want_fix == "--use_fast_tokenizer" and want_hash.endswith("-custom-rescaled_fast-tokenizer")
-    from bert_score.utils import get_hash
+    solution_7_3 = definition(NOTEBOOK_A, "cli_flags")
+    assert passes(ch07.check_7_3, solution_7_3, capsys)
+    for wrong in (stub, _flags_without_fast, _literal_tokenizer, _valued, _no_baseline_file, _int_layer,
+                  _one_string, _no_layer, _no_lang, _with_files):
+        assert not passes(ch07.check_7_3, wrong, capsys), wrong.__name__
+    # the cases need the tokenizer flag in both directions: the two halves of the mistake fail on different calls
+    calls = ch07._calls_7_3()
+    assert any(c.get("use_fast_tokenizer") for c in calls) and any(not c.get("use_fast_tokenizer") for c in calls)
+    assert not passes(ch07.check_7_3, _always_flag, capsys)
 
-    from course_lib.model import embedded_model_path
 
-    printed = get_hash(str(embedded_model_path()), 4, True, True, True, True)  # what the command prints here
-    assert passes(ch07.check_7_3, printed, "--use_fast_tokenizer", capsys)
-    assert passes(ch07.check_7_3, printed.replace(str(embedded_model_path()), "<model>"), " --use_fast_tokenizer",
-                  capsys)
-    other_versions = "<model>_L4_idf_version=0.3.13(hug_trans=4.58.0)-custom-rescaled_fast-tokenizer"
-    assert passes(ch07.check_7_3, other_versions, "--use_fast_tokenizer", capsys)
-    for wrong_hash in (None, "", "fast", get_hash("<model>", 4, True, True, True, False),   # the Python default
-                       get_hash("<model>", 4, True, True, False, True),                        # -rescaled
-                       get_hash("<model>", 4, False, True, True, True),                        # no idf
-                       get_hash("<model>", 17, True, True, True, True)):                       # layer 17
-        assert not passes(ch07.check_7_3, wrong_hash, "--use_fast_tokenizer", capsys)
-    for wrong_fix in (None, "", "--idf", "--no_fast_tokenizer", "use_fast_tokenizer=False"):
-        assert not passes(ch07.check_7_3, printed, wrong_fix, capsys)
+@pytest.mark.parametrize("wrong, named", [
+    (_flags_without_fast, "What does the command use when no tokenizer flag is given?"),
+    (_literal_tokenizer, "its name says the opposite of what it does"),
+    (_always_flag, "giving it sets the value to False"),
+    (_valued, "unrecognized arguments: True"),
+    (_no_baseline_file, "the baseline file is a setting too"),
+    (_int_layer, "is not a string"),
+    (_one_string, "one string per word"),
+    (_no_layer, "would use layer None"),
+    (_no_lang, "the call sets lang='en'"),
+    (_with_files, "the files and the model are already on the command line"),
+])
+def test_7_3_names_the_mistake(wrong, named, capsys):
+    reset_attempts("7.3")
+    assert_names_mistake(ch07.check_7_3, wrong, named=named, capsys=capsys)
+
+
+def test_7_3_reads_the_flags_with_the_commands_own_parser_and_leaves_no_trace():
+    """_cli_settings runs bert-score's own `main` (its parser, its defaults) and records what bert_score.score would
+    get; it restores bert_score.score and torch's sharing strategy."""
+    import bert_score
+
+    strategy, score = torch.multiprocessing.get_sharing_strategy(), bert_score.score
+    got = ch07_cases._cli_settings(["--num_layers", "3", "--idf"])
+    assert got == {"num_layers": 3, "idf": True, "lang": None, "rescale_with_baseline": False,
+                   "baseline_path": None, "use_fast_tokenizer": True}   # the command's default: fast
+    assert ch07_cases._cli_settings(["--use_fast_tokenizer"])["use_fast_tokenizer"] is False
+    assert torch.multiprocessing.get_sharing_strategy() == strategy and bert_score.score is score
+
+
+def test_7_3_grading_mode_draws_other_calls(monkeypatch):
+    learning = ch07._calls_7_3()
+    monkeypatch.setenv("COURSE_GRADING", "1")
+    monkeypatch.setenv("COURSE_GRADING_SEED", "7")
+    hidden = ch07._calls_7_3()
+    assert hidden != learning and len(hidden) == 5
+    assert {c.get("use_fast_tokenizer", False) for c in hidden} == {True, False}
+    assert ch07.check_7_3(definition(NOTEBOOK_A, "cli_flags"))
+    with pytest.raises(AssertionError):  # grading mode: a failing check raises
+        ch07.check_7_3(_flags_without_fast)
 
 
 def _kept_scorer(batches):  # planted: one BERTScorer built on the first call (HF evaluate's wrapper)

@@ -5,9 +5,9 @@ notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRA
 where it computes the right answer on the hidden data. In grading mode the right answer must pass and
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
-seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) and 7.3's settings are drawn with the
-grading seed (its answer is the hash the command prints for them), 7.8's five WMT16 pairs and 8.1's language pairs
-and margins too (their answers: the swap's gaps, a frame built for them); 2.5, 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) is drawn with the grading seed,
+7.8's five WMT16 pairs and 8.1's language pairs and margins too (their answers: the swap's gaps, a frame built for
+them); 2.5, 7.3 (its calls: tests/test_ch07_exercises.py), 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
 checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed), and so
 are 6.1, 6.2, 9.4 and 9.5 (their hidden cases: tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a
 design task, checked on the student's answer.
@@ -106,22 +106,6 @@ def rescaled_f(p_hat, r_hat, b):
     p, r = b[0] + (1 - b[0]) * p_hat, b[1] + (1 - b[1]) * r_hat
     f = 2 * p * r / (p + r)
     return (f - b[2]) / (1 - b[2])
-
-
-def answer_7_3():
-    from course_lib.bertscore.baseline import default_baseline_path
-    from course_lib.course.checks import ch07
-    from course_lib.evaluation import datasets
-    from course_lib.model import embedded_model_path
-    from course_lib.teaching import bertscore_probes as probes
-
-    call, model = ch07.CALL_7_3, str(embedded_model_path())
-    flags = ["--lang", "en", "--num_layers", str(call["num_layers"])] + (["--idf"] if call["idf"] else [])
-    if call["rescale_with_baseline"]:
-        flags += ["--rescale_with_baseline", "--baseline_path", str(default_baseline_path(None))]
-    wmt = datasets.wmt16().head(3)
-    run = probes.run_cli(wmt.mt.tolist(), wmt.ref.tolist(), flags, model=model)[0]
-    return [run.hash.replace(model, "<model>"), "--use_fast_tokenizer"]
 
 
 def answer_7_8():
@@ -226,7 +210,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.3", "7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 

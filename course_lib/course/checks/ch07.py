@@ -2,14 +2,12 @@
 ch07_cases); those of 07b (neighbours, pitfalls and testing: 7.4-7.7) are in ch07b and re-exported here.
 
 Expected answers come from course_lib and from bert-score itself (its scorer, its hash function,
-the source of its command line), computed on several cases each time -- never typed in. The find-it
-exercises run on what the chapters never print: a command line with other flags (7.3), two other
+the command line's own parser), computed on several cases each time -- never typed in. The find-it
+exercises run on what the chapters never print: Python calls with other settings (7.3), two other
 batches of WMT16 pairs (7.4), five other WMT16 pairs (7.8; drawn with the grading seed in grading mode).
 """
 from __future__ import annotations
 
-import inspect
-import re
 from functools import lru_cache
 
 import torch
@@ -17,7 +15,7 @@ import torch
 from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
 
 from . import close, grading, run
-from .ch07_cases import _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
+from .ch07_cases import _calls_7_3, _judge_7_3, _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -167,77 +165,28 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
 
 # ------------------------------------------------------------------ 7.3: a command line
 
-def _cli_default_tokenizer() -> str:
-    """'fast' or 'slow': what `bert-score` on the command line uses without the flag, read from its
-    argparse declaration (store_false means the value is True when the flag is absent)."""
-    import bert_score_cli.score as cli
-
-    source = inspect.getsource(cli.main)
-    action = re.search(r'"--use_fast_tokenizer",\s*action="(store_true|store_false)"', source).group(1)
-    return "fast" if action == "store_false" else "slow"
-
-
-def _hash_settings(h: str) -> str:
-    """A hash with its version part replaced by `_version=…` and the embedded model's folder by <model>."""
-    from course_lib.model import embedded_model_path
-
-    return re.sub(r"_version=.*?\)", "_version=…", h.strip().replace(str(embedded_model_path()), "<model>"))
-
-
-# Exercise 7.3's Python call: bert_score.score(cands, refs, model_type=MODEL, lang="en", **CALL_7_3) with the
-# course's baseline file as baseline_path when rescaled (every other argument at its default).
-CALL_7_3 = {"num_layers": 4, "idf": True, "rescale_with_baseline": True}
-
-
-def _hidden_call() -> dict:
-    """In grading mode 7.3's settings are drawn with the grading seed (no release holds them): another
-    layer, idf and rescaling on or off; so the hash cannot be copied from the solutions."""
-    from . import hidden_rng
-
-    rng = hidden_rng("7.3")
-    return {"num_layers": rng.choice([1, 2, 3, 5, 6]), "idf": rng.random() < 0.5,
-            "rescale_with_baseline": rng.random() < 0.5}
-
-
-if grading():
-    CALL_7_3 = _hidden_call()
-
-
-def _expected_7_3() -> tuple[str, str]:
-    """(hash, flag) for exercise 7.3's command: the model, CALL_7_3's settings as flags (a --baseline_path
-    when rescaled) and no tokenizer flag -- so the CLI's own tokenizer default, read from its source."""
-    from bert_score.utils import get_hash
-
-    fast = _cli_default_tokenizer() == "fast"
-    rescaled = CALL_7_3["rescale_with_baseline"]
-    expected = get_hash("<model>", CALL_7_3["num_layers"], CALL_7_3["idf"], rescaled, rescaled, fast)
-    # the flag that makes the command use the Python API's default (use_fast_tokenizer=False)
-    return _hash_settings(expected), ("--use_fast_tokenizer" if fast else "")
-
-
-def check_7_3(answer, fix=None, hint: int = 1) -> bool:
-    """answer: the hash exercise 7.3's command prints; fix: the flag that gives the Python call's numbers."""
+def check_7_3(student_flags, hint: int = 1) -> bool:
+    """Exercise 7.3: `student_flags(call)` -> the flags after `bert-score -r refs.txt -c cands.txt --model <model>`
+    with which the command computes what `bert_score.score(cands, refs, model_type=MODEL, **call)` computes. Read
+    by the command's own parser (ch07_cases._cli_settings) on calls of the checker's (`_calls_7_3`)."""
     def test():
-        assert isinstance(answer, str) and answer.strip(), "set answer_7_3 to the hash string the command prints"
-        want_hash, want_fix = _expected_7_3()
-        got = _hash_settings(answer)
-        layer = f"_L{CALL_7_3['num_layers']}_"
-        for part, meaning in ((layer, "the layer"), ("_idf", "idf on"), ("_no-idf", "idf off"), ("-custom-rescaled",
-                              "a baseline file you supplied (-rescaled alone means bert-score's own file)")):
-            assert part in got or part not in want_hash, f"your hash lacks {part!r}: {meaning}"
-        assert "rescaled" not in got or "rescaled" in want_hash, "this command does not rescale: no -rescaled part"
-        assert got.endswith("_fast-tokenizer") == want_hash.endswith("_fast-tokenizer"), (
-            "which tokenizer does the command use when no tokenizer flag is given? (section 3.4)")
-        assert got == want_hash, f"the command prints {want_hash!r} (versions aside); yours reads {got!r}"
-        assert isinstance(fix, str) and fix.strip(), 'also set fix_7_3 to a flag, e.g. "--idf"'
-        assert fix.strip() == want_fix, (f"{fix.strip()!r} does not make the command compute the Python call's "
-                                         "numbers: which setting differs between the two?")
-    return run("7.3", test, "every part of the hash is one setting (section 3.2); on the command line one flag "
-                            "means the opposite of its name (section 3.4).",
-               code="run it: probes.run_cli(cli_cands, cli_refs, flags_7_3, model=MODEL)[0].hash, with flags_7_3 = "
-                    "['--num_layers', str(ch07.CALL_7_3['num_layers'])] + ['--idf'] if idf + "
-                    "['--rescale_with_baseline', '--baseline_path', BASELINE] if rescaled + ['--lang', 'en']; "
-                    "then read the action= of --use_fast_tokenizer in bert_score_cli/score.py", level=hint)
+        calls = _calls_7_3()
+        answers = [student_flags(dict(call)) for call in calls]
+        given = [isinstance(f, (list, tuple)) and "--use_fast_tokenizer" in f for f in answers]
+        if any(given) and given == [bool(c.get("use_fast_tokenizer")) for c in calls]:
+            raise AssertionError("you give --use_fast_tokenizer exactly when the call asks for the fast tokenizer: "
+                                 "its name says the opposite of what it does. Read its action= in the command's "
+                                 "source (section 3.4)")
+        for call, flags in zip(calls, answers):
+            _judge_7_3(call, flags)
+
+    return run("7.3", test, "each setting of the call becomes a flag only where the command's default differs from "
+                            "the Python function's; on the command line one flag means the opposite of its name "
+                            "(section 3.4), and a store_true flag takes no value.",
+               code="flags = ['--num_layers', str(call['num_layers'])] + (['--lang', call['lang']] if 'lang' in call "
+                    "else []) + (['--idf'] if call.get('idf') else []) + (['--rescale_with_baseline', "
+                    "'--baseline_path', call['baseline_path']] if call.get('rescale_with_baseline') else []) + ([] if "
+                    "call.get('use_fast_tokenizer', False) else ['--use_fast_tokenizer'])", level=hint)
 
 
 # ------------------------------------------------------------------ 7.8: predict, then run (swap the lists)

@@ -135,3 +135,125 @@ def _judge_7_8(prediction, gaps) -> None:
     were = "was" if len(wrong) == 1 else "were"
     assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions {were} not: " + "; ".join(wrong)
                        + later)
+
+
+# ------------------------------------------------------------------ 7.3: from a Python call to the command line
+
+SETTINGS_7_3 = ("num_layers", "idf", "lang", "rescale_with_baseline", "baseline_path", "use_fast_tokenizer")
+
+
+def _calls_7_3() -> list[dict]:
+    """7.3's Python calls, `bert_score.score(cands, refs, model_type=MODEL, **call)`: settings the chapter never ran
+    together (the course's baseline file where they rescale); in grading mode five others, drawn with the grading
+    seed. Each leaves out what it keeps at the Python default."""
+    from course_lib.bertscore.baseline import default_baseline_path
+
+    from . import hidden_rng
+
+    file = str(default_baseline_path(None))
+    if not grading():
+        return [{"lang": "en", "num_layers": 4, "idf": True, "rescale_with_baseline": True, "baseline_path": file},
+                {"num_layers": 2},
+                {"lang": "en", "num_layers": 6, "use_fast_tokenizer": True},
+                {"lang": "en", "num_layers": 3, "rescale_with_baseline": True, "baseline_path": file,
+                 "use_fast_tokenizer": True},
+                {"num_layers": 5, "idf": True, "use_fast_tokenizer": False}]
+    rng, calls = hidden_rng("7.3"), []
+    for k in range(5):
+        call = {"lang": "en"} if rng.random() < 0.7 else {}
+        call["num_layers"] = rng.choice([1, 2, 3, 4, 5, 6])
+        if rng.random() < 0.5:
+            call["idf"] = True
+        if call.get("lang") and rng.random() < 0.5:
+            call.update(rescale_with_baseline=True, baseline_path=file)
+        if k < 2 or rng.random() < 0.5:  # at least one call of each tokenizer
+            call["use_fast_tokenizer"] = k == 0 or (k > 1 and rng.random() < 0.5)
+        calls.append(call)
+    return calls
+
+
+def _cli_settings(flags) -> dict:
+    """What `bert-score -r refs.txt -c cands.txt --model <model> FLAGS` passes to `bert_score.score`: the
+    command's own `main` runs (its argparse parser, its defaults) with a stand-in for `bert_score.score` that
+    records the arguments and computes nothing. Raises AssertionError when the parser refuses the flags."""
+    import contextlib
+    import io
+    import sys
+    import tempfile
+    from pathlib import Path
+    from unittest import mock
+
+    import bert_score
+    import bert_score_cli.score as cli
+    import torch
+
+    class Recorded(Exception):
+        pass
+
+    seen = {}
+
+    def stand_in(cands, refs, **kwargs):
+        seen.update(kwargs)
+        raise Recorded
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("cands.txt", "refs.txt"):
+            (Path(tmp) / name).write_text("A cat.\n", encoding="utf-8")
+        argv = ["bert-score", "-r", str(Path(tmp) / "refs.txt"), "-c", str(Path(tmp) / "cands.txt"),
+                "--model", "<model>", *flags]
+        said = io.StringIO()
+        with mock.patch.object(sys, "argv", argv), mock.patch.object(bert_score, "score", stand_in), \
+                mock.patch.object(torch.multiprocessing, "set_sharing_strategy", lambda *a: None), \
+                contextlib.redirect_stderr(said):
+            try:
+                cli.main()
+            except Recorded:
+                return {k: seen.get(k) for k in SETTINGS_7_3}
+            except SystemExit:
+                error = (said.getvalue().strip().splitlines() or ["(no message)"])[-1]
+                raise AssertionError(f"the command refuses your flags {list(flags)}: {error!r}. A flag declared "
+                                     "store_true or store_false takes no value: give it, or leave it out") from None
+    raise AssertionError("the command did not reach bert_score.score with your flags")
+
+
+def _judge_7_3(call: dict, flags) -> None:
+    """Assert that `flags` make the command compute what `bert_score.score(..., **call)` computes; the message
+    names the first setting that differs, and why (the command's defaults are not the Python function's)."""
+    import inspect
+
+    import bert_score
+
+    if isinstance(flags, str):
+        raise AssertionError(f"you return one string {flags!r}: return a list with one string per word, as the "
+                             "shell splits a command line (['--num_layers', '4', ...])")
+    assert isinstance(flags, (list, tuple)), f"return a list of strings, not {type(flags).__name__}"
+    odd = [f for f in flags if not isinstance(f, str)]
+    assert not odd, (f"{odd[0]!r} is not a string: a command line is text, so every flag and every value is a "
+                     f"string (str({odd[0]!r}))")
+    mine = {"-r", "--ref", "-c", "--cand", "-m", "--model"} & set(flags)
+    assert not mine, f"leave out {sorted(mine)}: the files and the model are already on the command line"
+    defaults = {k: p.default for k, p in inspect.signature(bert_score.score).parameters.items()}
+    want = {k: call.get(k, defaults[k]) for k in SETTINGS_7_3}
+    got = _cli_settings(flags)
+    shown = {k: ("BASELINE" if k == "baseline_path" else v) for k, v in call.items()}  # no local path in a hint
+    where = f"for the call {shown}"
+    if got["use_fast_tokenizer"] != want["use_fast_tokenizer"]:
+        if want["use_fast_tokenizer"]:
+            raise AssertionError(f"{where}: your flags make the command use the slow tokenizer, where the call uses "
+                                 "the fast one. --use_fast_tokenizer is declared with action='store_false' (section "
+                                 "3.4): giving it sets the value to False")
+        raise AssertionError(f"{where}: the command uses the fast tokenizer, where the call uses the slow one "
+                             "(use_fast_tokenizer=False, the Python default when the call leaves it out). What "
+                             "does the command use when no tokenizer flag is given? (section 3.4)")
+    if got["num_layers"] != want["num_layers"]:
+        raise AssertionError(f"{where}: the command would use layer {got['num_layers']} (None: bert-score's table "
+                             f"model2layers) where the call uses {want['num_layers']}")
+    for key, what in (("idf", "idf"), ("rescale_with_baseline", "baseline rescaling")):
+        assert got[key] == want[key], (f"{where}: your command has {what} {'on' if got[key] else 'off'}, the call "
+                                       f"{'on' if want[key] else 'off'}")
+    if want["rescale_with_baseline"] and got["baseline_path"] != want["baseline_path"]:
+        theirs = got["baseline_path"] or "bert-score's own file for the model (none for a local folder)"
+        raise AssertionError(f"{where}: the command rescales with {theirs}, the call with {want['baseline_path']}: "
+                             "the baseline file is a setting too (the hash says only -custom-rescaled)")
+    if "lang" in call and got["lang"] != want["lang"]:
+        raise AssertionError(f"{where}: the call sets lang={want['lang']!r}, your command lang={got['lang']!r}")
