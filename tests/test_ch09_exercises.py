@@ -14,7 +14,7 @@ import course_lib
 from course_lib.engine import long_text
 from course_lib.course.checks import ch09
 from course_lib.model import load
-from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "09_bertscore_in_practice.ipynb"
 
@@ -85,6 +85,16 @@ def test_9_2_paired_bootstrap():
     assert not ch09.check_9_2(ci_of_one_system)
     assert not ch09.check_9_2(paired_t_interval)
     assert not ch09.check_9_2(normal_interval)
+
+
+@pytest.mark.parametrize("wrong, named", [(unpaired_ci, "did you resample the two systems' scores separately?"),
+                                          (ci_of_one_system, "holds one system's mean score"),
+                                          (normal_interval, "did you use a t-interval or mean +- 1.96 SE")])
+def test_9_2_hints_name_the_mistake(wrong, named, capsys):
+    from course_lib.course.checks import reset_attempts
+
+    reset_attempts("9.2")
+    assert_names_mistake(ch09.check_9_2, wrong, named=named, capsys=capsys)
 
 
 def test_9_2_any_correct_bootstrap_passes():

@@ -12,7 +12,8 @@ import numpy as np
 from course_lib.evaluation import datasets
 
 from . import ForbiddenCall, close, forbid, run
-from .ch09_data import FLAG_HINTS, QA_DIR, answers_9_4, edits_9_5, _flag_hint  # noqa: F401 (ch09.*)
+from .ch09_data import (FLAG_HINTS, QA_DIR, answers_9_4, edits_9_5, _flag_hint, _paired_cases,  # noqa: F401 (ch09.*)
+                        _reference_ci)
 
 
 
@@ -99,32 +100,6 @@ def check_9_1(fn, hint: int = 1) -> bool:
 
 # ---------------------------------------------------------------- 9.2 paired bootstrap
 
-def _paired_cases():
-    """(name, f_a, f_b, skewed) cases for 9.2. In the skewed case system a wins big on two questions and ties
-    on the rest: a bootstrap interval is lopsided there (longer above the mean), a t-interval is not."""
-    rng = np.random.default_rng(2024)
-    cases = []
-    for n, shift, spread in ((24, 0.05, 0.02), (40, -0.03, 0.03), (60, 0.0, 0.05)):
-        base = rng.normal(0.5, 0.25, n)  # the questions differ a lot in difficulty...
-        cases.append((f"{n} questions", base + rng.normal(shift, spread, n), base, False))  # ...the systems little
-    rng = np.random.default_rng(2025)
-    base = rng.normal(0.5, 0.25, 16)
-    diff = rng.normal(0.0, 0.02, 16)
-    diff[[3, 11]] += [0.45, 0.5]
-    cases.append(("16 questions, system a far better on two of them", base + diff, base, True))
-    return cases
-
-
-def _reference_ci(f_a, f_b, seed: int = 12345, n_resamples: int = 20000):
-    """95% percentile bootstrap interval of mean(f_a - f_b), resampling the paired items."""
-    from scipy.stats import bootstrap
-
-    diff = _floats(f_a) - _floats(f_b)
-    res = bootstrap((diff,), np.mean, n_resamples=n_resamples, confidence_level=0.95,
-                    method="percentile", rng=np.random.default_rng(seed))
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
-
-
 def check_9_2(fn, hint: int = 1) -> bool:
     """Exercise 9.2: fn(f_a, f_b, seed) -> (low, high), a 95% paired bootstrap interval of mean(f_a - f_b).
 
@@ -141,11 +116,20 @@ def check_9_2(fn, hint: int = 1) -> bool:
             width = ref_high - ref_low
             tol = 0.35 if skewed else 0.2  # BCa moves a skewed interval further from the percentile one
             assert low < high, f"low ({low:.4f}) should be below high ({high:.4f})"
+            mean, centre = float(np.mean(f_a - f_b)), (low + high) / 2
+            if not low <= mean <= high and any(low <= float(np.mean(f)) <= high for f in (f_a, f_b)):
+                raise AssertionError(f"case {name!r}: your interval [{low:.4f}, {high:.4f}] holds one system's mean "
+                                     f"score, not the mean difference {mean:.4f}: the question is by how much a "
+                                     "beats b on the same questions")
+            if (high - low) > 1.8 * width and abs(centre - mean) < (high - low) / 2:
+                raise AssertionError(f"case {name!r}: your interval is {(high - low) / width:.1f} times as wide as "
+                                     "the paired one: did you resample the two systems' scores separately? Draw "
+                                     "questions, each with both of its scores: a hard question lowers both, and "
+                                     "the difference cancels it")
             assert abs(low - ref_low) <= tol * width and abs(high - ref_high) <= tol * width, (
                 f"case {name!r}: the interval should be about [{ref_low:.4f}, {ref_high:.4f}], "
                 f"yours is [{low:.4f}, {high:.4f}]")
             if skewed:
-                mean = float(np.mean(f_a - f_b))
                 assert high - mean > 1.2 * (mean - low), (
                     f"case {name!r}: your interval [{low:.4f}, {high:.4f}] is (nearly) symmetric about the mean "
                     f"difference {mean:.4f}; a bootstrap of these differences is not (a few big wins stretch "

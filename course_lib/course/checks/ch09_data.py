@@ -1,11 +1,13 @@
-"""Chapter 09's fresh data for exercises 9.4 and 9.5 (in grading mode, drawn with the grading seed): answers with
-an off-topic true filler each, and automatic meaning edits of WMT16 references beside true paraphrases; and the
-hints that name 9.5's common slips. `checks.ch09` imports these names."""
+"""Chapter 09's cases for exercise 9.2 (paired scores, one set skewed; the reference interval) and fresh data for
+exercises 9.4 and 9.5 (in grading mode, drawn with the grading seed): answers with an off-topic true filler each,
+and automatic meaning edits of WMT16 references beside true paraphrases; and the hints that name 9.5's common
+slips. `checks.ch09` imports these names."""
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+import numpy as np
 import pandas as pd
 
 from course_lib.evaluation import datasets
@@ -122,3 +124,31 @@ def _flag_hint(student_fn, edits, kind: str) -> str:
             item = "name" if kind == "names" else "number"
             return PUNCTUATION_HINT.format(missed=now, kind=kind, item=item)
     return FLAG_HINTS[kind]
+
+
+# ---------------------------------------------------------------- 9.2 paired bootstrap
+
+def _paired_cases():
+    """(name, f_a, f_b, skewed) cases for 9.2. In the skewed case system a wins big on two questions and ties
+    on the rest: a bootstrap interval is lopsided there (longer above the mean), a t-interval is not."""
+    rng = np.random.default_rng(2024)
+    cases = []
+    for n, shift, spread in ((24, 0.05, 0.02), (40, -0.03, 0.03), (60, 0.0, 0.05)):
+        base = rng.normal(0.5, 0.25, n)  # the questions differ a lot in difficulty...
+        cases.append((f"{n} questions", base + rng.normal(shift, spread, n), base, False))  # ...the systems little
+    rng = np.random.default_rng(2025)
+    base = rng.normal(0.5, 0.25, 16)
+    diff = rng.normal(0.0, 0.02, 16)
+    diff[[3, 11]] += [0.45, 0.5]
+    cases.append(("16 questions, system a far better on two of them", base + diff, base, True))
+    return cases
+
+
+def _reference_ci(f_a, f_b, seed: int = 12345, n_resamples: int = 20000):
+    """95% percentile bootstrap interval of mean(f_a - f_b), resampling the paired items."""
+    from scipy.stats import bootstrap
+
+    diff = np.asarray(f_a, dtype=float) - np.asarray(f_b, dtype=float)
+    res = bootstrap((diff,), np.mean, n_resamples=n_resamples, confidence_level=0.95,
+                    method="percentile", rng=np.random.default_rng(seed))
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
