@@ -168,7 +168,7 @@ def test_10_2_prompt_states_the_guarantees_not_the_recipe():
 def test_10_2_cases_hold_each_trap():
     """The built tables hold a reference shared with the test pair, one shared by two training pairs only, a pair
     that shares nothing, and the pairs interleaved; the random one comes as Python lists."""
-    cases = ch10_cases.split_cases()
+    cases = ch10_cases._split_cases()
     assert [how for *_, how in cases] == ["arrays", "arrays", "Python lists"]
     assert isinstance(cases[2][0], list) and isinstance(cases[2][1], list)
     traps = set()
@@ -185,10 +185,10 @@ def test_10_2_cases_hold_each_trap():
 
 
 def test_10_2_grading_mode_draws_another_table(monkeypatch):
-    learning = ch10_cases.split_cases()
+    learning = ch10_cases._split_cases()
     monkeypatch.setenv("COURSE_GRADING", "1")
     monkeypatch.setenv("COURSE_GRADING_SEED", "7")
-    hidden = ch10_cases.split_cases()
+    hidden = ch10_cases._split_cases()
     assert learning[2][:2] != hidden[2][:2]
     assert ch10.check_10_2(definition(NOTEBOOK, "pair_split", np=np))
     with pytest.raises(AssertionError, match="the leak of §3") as err:  # grading mode: a failing check raises

@@ -11,7 +11,7 @@ import torch
 from scipy import stats
 
 from . import close, forbid, grading, hidden_rng, run
-from .ch10_cases import split_cases, split_mistake
+from .ch10_cases import _split_cases, _split_mistake
 
 
 def check_10_1(student_cos, hint: int = 1) -> bool:
@@ -58,16 +58,16 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
 
 def check_10_2(student_split, hint: int = 1) -> bool:
     """Exercise 10.2: `student_split(lps, refs, test_pair)` -> (train positions, test positions): leave the pair
-    out, and let no reference of it reach training (the leak of §3), on the checker's own tables (`split_cases`:
+    out, and let no reference of it reach training (the leak of §3), on the checker's own tables (`_split_cases`:
     shared references, interleaved pairs, a reference shared by training pairs only, lists; one drawn with the
     grading seed in grading mode)."""
     student_split = forbid(student_split, "course_lib.learned.evaluation")
 
     def test():
-        for lps, refs, how in split_cases():
+        for lps, refs, how in _split_cases():
             for pair in sorted(set(lps)):
                 copy = (list if isinstance(lps, list) else np.copy)
-                mistake = split_mistake(lps, refs, pair, student_split(copy(lps), copy(refs), pair), how)
+                mistake = _split_mistake(lps, refs, pair, student_split(copy(lps), copy(refs), pair), how)
                 assert mistake is None, mistake
 
     return run("10.2", test, "leave the pair out, and close the leak of §3: no segment of the held-out pair, and "

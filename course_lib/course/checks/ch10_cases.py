@@ -12,7 +12,7 @@ from . import grading, hidden_rng
 LEAK_10_2 = "a reference of the test pair is in training: the leak of §3"
 
 
-def split_cases() -> list[tuple[object, object, str]]:
+def _split_cases() -> list[tuple[object, object, str]]:
     """(lps, refs, how they are given) for 10.2: two built tables, then a random one given as Python lists."""
     built = (  # a and b share r1; b and c share r3 and r6 (training pairs only when a is held out); a repeats r4
         (["a", "b", "a", "c", "b", "a", "c", "b", "c", "a"],
@@ -45,7 +45,7 @@ def _short(values, n=8) -> str:
     return f"{values[:n]}{' ...' if len(values) > n else ''}"
 
 
-def split_mistake(lps, refs, pair, got, how: str) -> str | None:
+def _split_mistake(lps, refs, pair, got, how: str) -> str | None:
     """What is wrong with `got` = the student's (train, test) for held-out `pair` on lps, refs [N]; None if right."""
     lps, refs = np.asarray(lps), np.asarray(refs)
     where = f"lps = {_short(lps)}, refs = {_short(refs)} ({how}), test pair {str(pair)!r}"
