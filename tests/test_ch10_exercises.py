@@ -131,9 +131,13 @@ SPLIT_HINTS = {set_not_array: ch10_cases.LEAK_10_2, old_one_line: ch10_cases.LEA
                library_split: "pair_splits, which this exercise asks you to write", stub: "replace"}
 
 
+def references_unread(lps, test_pair):  # planted: the old exercise's signature, the references never read
+    return old_one_line(lps, None, test_pair)
+
+
 def test_10_2(capsys):
     assert passes(ch10.check_10_2, definition(NOTEBOOK, "pair_split", np=np), capsys)
-    for wrong in SPLIT_HINTS:
+    for wrong in (*SPLIT_HINTS, references_unread):
         assert not passes(ch10.check_10_2, wrong, capsys), wrong.__name__
 
 
