@@ -4,10 +4,10 @@ gives) is run twice in fresh processes: in learning mode, where it computes the 
 notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading seed),
 where it computes the right answer on the hidden data. In grading mode the right answer must pass and
 the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
-nbgrader's real commands; chapter 10's exercises are functions (10.3's cases are drawn with the grading
-seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) is drawn with the grading seed,
-7.8's five WMT16 pairs and 8.1's language pairs and margins too (their answers: the swap's gaps, a frame built for
-them); 2.5, 7.3 (its calls: tests/test_ch07_exercises.py), 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
+nbgrader's real commands; chapter 10's exercises are functions (10.2's random table and 10.3's cases are drawn
+with the grading seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) is drawn with the
+grading seed, 7.8's five WMT16 pairs and 8.1's language pairs and margins too (their answers: the swap's gaps, a
+frame built for them); 2.5, 7.3 (its calls: tests/test_ch07_exercises.py), 7.4, 7.5, 7.7, 8.2 and 4.5 are functions,
 checked on the checker's cases (7.4's on hidden WMT16 pairs, 8.2's random table drawn with the grading seed), and so
 are 6.1, 6.2, 9.4 and 9.5 (their hidden cases: tests/test_ch06_exercises.py, tests/test_ch09_exercises.py); 6.4 is a
 design task, checked on the student's answer.

@@ -9,10 +9,23 @@ import numpy as np
 import pandas as pd
 
 
-def pair_splits(lps) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """For each language pair p of `lps` [N]: (p, train positions [lp != p], test positions [lp == p])."""
+def pair_splits(lps, refs=None) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """For each language pair p of `lps` [N]: (p, train positions [lp != p], test positions [lp == p]).
+
+    refs [N] (each segment's reference), when given: training also loses every row whose reference
+    occurs in the test pair (WMT16's English references are partly shared across pairs, so a test
+    reference would otherwise reach training with another translation and its score). A reference
+    shared by training pairs only stays: it never reaches the test set.
+    """
     lps = np.asarray(lps)
-    return [(p, np.flatnonzero(lps != p), np.flatnonzero(lps == p)) for p in sorted(set(lps))]
+    refs = None if refs is None else np.asarray(refs, dtype=object)
+    splits = []
+    for p in sorted(set(lps)):
+        train, test = lps != p, lps == p
+        if refs is not None:
+            train &= ~np.isin(refs, refs[test])   # the test pair's references
+        splits.append((p, np.flatnonzero(train), np.flatnonzero(test)))
+    return splits
 
 
 def leave_one_pair_out(lps, fit_predict, splits=pair_splits) -> np.ndarray:

@@ -107,7 +107,8 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
         "train r"   [6]  each fold's head's Pearson r on its own training rows (pairs in sorted order)
 
     without_shared_references: each fold also leaves out of training every row whose reference
-    occurs in the held-out pair (the leak of the split that chapter 10 measures).
+    occurs in the held-out pair (`evaluation.pair_splits` with the references: the leak of the split
+    that chapter 10 measures).
 
     Six heads to train (about half a minute on 2 cores), so the result is cached on disk
     (`cache.cached`, keyed by the model, the recipe and the texts), and the shipped recipe's results
@@ -116,7 +117,7 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
     (tests/test_learned_ridge.py in the course repository)."""
     from course_lib.evaluation.datasets import wmt16
     from course_lib.learned.cache import cached, model_key
-    from course_lib.learned.evaluation import leave_one_pair_out
+    from course_lib.learned.evaluation import leave_one_pair_out, pair_splits
 
     recipe = recipe or Recipe()
     df = wmt16()
@@ -126,13 +127,13 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
         train_r = []
 
         def fit_predict(train, test):
-            if without_shared_references:
-                train = train[~df.ref.iloc[train].isin(set(df.ref.iloc[test])).to_numpy()]
             model = fit(x[train], y[train], recipe).model
             train_r.append(float(torch.corrcoef(torch.stack([predict(model, x[train]), y[train]]))[0, 1]))
             return predict(model, x[test])
 
-        held = torch.tensor(leave_one_pair_out(df.lp, fit_predict), dtype=torch.float32)
+        refs = df.ref if without_shared_references else None
+        held = torch.tensor(leave_one_pair_out(df.lp, fit_predict, splits=lambda lps: pair_splits(lps, refs)),
+                            dtype=torch.float32)
         return {"held out": held, "train r": torch.tensor(train_r)}
 
     parts = (model_key(None), json.dumps(asdict(recipe), sort_keys=True), df.lp.tolist(), df.src.tolist(),

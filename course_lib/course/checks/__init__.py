@@ -24,8 +24,8 @@ exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), w
 (each chapter's `_hidden_data()` or data function: 1.5, 1.7, 2.4, 2.5, 3.1, 3.4, 4.3-4.5, 5.2-5.4, 6.3,
 7.8, 8.1, 8.4-8.6; 6.3 about another threshold (and other baselines), 7.8 about five other WMT16 pairs, 8.1 for
 a frame of other language pairs and margins). The function exercises run on the checker's own cases (7.4 on
-hidden WMT16 pairs; 5.3, 6.1, 6.2, 7.3 (Python calls to translate into flags), 7.5, 7.7, 8.2, 9.4, 9.5 and 10.3
-on cases drawn with the grading seed too). 6.4 is a design task, checked on the student's own answer.
+hidden WMT16 pairs; 5.3, 6.1, 6.2, 7.3 (Python calls to translate into flags), 7.5, 7.7, 8.2, 9.4, 9.5, 10.2
+and 10.3 on cases drawn with the grading seed too). 6.4 is a design task, checked on the student's own answer.
 
 Where an exercise asks the student to write something course_lib already has, the checker runs the
 student's function with that course_lib function made unavailable (`forbid`): calling it fails

@@ -1,7 +1,8 @@
 """Checkers for chapter 10 (a metric learned from human judgments).
 
-Expected values come from course_lib.learned (the feature vector, the splits) and scipy (10.3's
-correlations) on cases the chapter does not print (10.3's drawn with the grading seed in grading mode).
+Expected values come from course_lib.learned (the feature vector), the cases' own construction (10.2's splits:
+ch10_cases) and scipy (10.3's correlations) on cases the chapter does not print (10.2's random table and 10.3's
+cases drawn with the grading seed in grading mode).
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import torch
 from scipy import stats
 
 from . import close, forbid, grading, hidden_rng, run
+from .ch10_cases import _split_cases, _split_mistake
 
 
 def check_10_1(student_cos, hint: int = 1) -> bool:
@@ -55,32 +57,24 @@ def check_10_1(student_cos, hint: int = 1) -> bool:
 
 
 def check_10_2(student_split, hint: int = 1) -> bool:
-    """Exercise 10.2: `student_split(lps, test_pair)` -> (train positions, test positions)."""
+    """Exercise 10.2: `student_split(lps, refs, test_pair)` -> (train positions, test positions): leave the pair
+    out, and let no reference of it reach training (the leak of §3), on the checker's own tables (`_split_cases`:
+    shared references, interleaved pairs, a reference shared by training pairs only, lists; one drawn with the
+    grading seed in grading mode)."""
     student_split = forbid(student_split, "course_lib.learned.evaluation")
 
     def test():
-        rng = np.random.default_rng(10)
-        cases = [np.array(["a", "b", "a", "c", "b", "a"]),
-                 rng.choice(["xx-en", "yy-en", "zz-en", "ww-en"], size=57),
-                 np.repeat(["cs-en", "de-en"], 3)[::-1]]
-        for lps in cases:
+        for lps, refs, how in _split_cases():
             for pair in sorted(set(lps)):
-                train, test = student_split(list(lps) if len(lps) == 57 else lps.copy(), pair)
-                train, test = np.asarray(train).ravel(), np.asarray(test).ravel()
-                assert np.issubdtype(train.dtype, np.integer) and np.issubdtype(test.dtype, np.integer), (
-                    "return integer positions (row numbers), not labels or booleans")
-                where = f"lps = {[str(x) for x in lps[:8]]}{' ...' if len(lps) > 8 else ''}, test pair {str(pair)!r}"
-                leaked = sorted(int(k) for k in set(train) & set(np.flatnonzero(lps == pair)))
-                assert not leaked, f"{where}: training contains rows {leaked[:5]} of the test pair: a leak"
-                assert sorted(test) == list(np.flatnonzero(lps == pair)), (
-                    f"{where}: the test rows must be every row of the test pair, and only those")
-                assert sorted(train) == list(np.flatnonzero(lps != pair)), (
-                    f"{where}: training must use every row of the other pairs (each once)")
+                copy = (list if isinstance(lps, list) else np.copy)
+                mistake = _split_mistake(lps, refs, pair, student_split(copy(lps), copy(refs), pair), how)
+                assert mistake is None, mistake
 
-    return run("10.2", test, "leave one pair out: the test set is every segment of the held-out pair, the "
-                             "training set every segment of the other pairs; no row of the test pair may be in "
-                             "training.",
-               code="lps = np.asarray(lps); return np.flatnonzero(lps != test_pair), np.flatnonzero(lps == test_pair)",
+    return run("10.2", test, "leave the pair out, and close the leak of §3: no segment of the held-out pair, and "
+                             "no reference it has, may reach training; every other segment trains, once; the test "
+                             "set is the whole held-out pair.",
+               code="lps, refs = np.asarray(lps), np.asarray(refs); test = np.flatnonzero(lps == test_pair); "
+                    "leaked = np.isin(refs, refs[test]); return np.flatnonzero((lps != test_pair) & ~leaked), test",
                level=hint)
 
 
@@ -129,10 +123,16 @@ def check_10_3(student_inflation, hint: int = 1) -> bool:
             if all(close(v, pooled, 1e-6) for v in got.values()):
                 raise AssertionError(f"{case}: every pair got the same number, the inflation of all segments pooled; "
                                      "compute each correlation on one pair's segments only")
-            spearman = _per_pair(in_sample, held_out, human, lps, lambda x, y: stats.spearmanr(x, y).statistic)
-            if all(close(got[k], v, 1e-6) for k, v in spearman.items()):
-                raise AssertionError(f"{case}: these are differences of Spearman correlations; the chapter's table "
-                                     "(and this exercise) uses Pearson r")
+            between = {lp: stats.pearsonr(in_sample[lps == lp], held_out[lps == lp]).statistic for lp in right}
+            if any(all(close(got[k], f(v), 1e-6) for k, v in between.items()) for f in (lambda r: r, lambda r: 1 - r)):
+                raise AssertionError(f"{case}: these come from r between the in-sample and the held-out scores; how "
+                                     "well a metric looks is its agreement with the humans: correlate each set of "
+                                     "scores with the human scores, then compare")
+            for name, corr in (("Spearman", stats.spearmanr), ("Kendall", stats.kendalltau)):
+                other = _per_pair(in_sample, held_out, human, lps, lambda x, y: corr(x, y).statistic)
+                if all(close(got[k], v, 1e-6) for k, v in other.items()):
+                    raise AssertionError(f"{case}: these are differences of {name} correlations; §3's table measures "
+                                         "agreement with Pearson r")
             ratio = _per_pair(in_sample, held_out, human, lps, lambda x, y: np.log(stats.pearsonr(x, y).statistic))
             if all(close(np.log(got[k]) if got[k] > 0 else np.nan, v, 1e-6) for k, v in ratio.items()):
                 raise AssertionError(f"{case}: these are ratios r(in-sample) / r(held out); the inflation is their "
@@ -141,8 +141,9 @@ def check_10_3(student_inflation, hint: int = 1) -> bool:
             assert not wrong, (f"{case}: right would be "
                                f"{ {k: round(v, 3) for k, v in right.items() if k in wrong} }, yours {wrong}")
 
-    return run("10.3", test, "the inflation of a pair is Pearson r between the in-sample scores and the human "
-                             "scores on that pair's segments, minus the same r for the held-out scores.",
+    return run("10.3", test, "measure agreement as §3's table does (which correlation, with what, on which "
+                             "segments?), once for the in-sample scores and once for the held-out ones, on each "
+                             "pair: the inflation is how much higher the first is.",
                code="lps = np.asarray(lps); return {lp: stats.pearsonr(in_sample[lps == lp], human[lps == lp])"
                     ".statistic - stats.pearsonr(held_out[lps == lp], human[lps == lp]).statistic "
                     "for lp in sorted(set(lps))}", level=hint)
