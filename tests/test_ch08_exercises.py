@@ -6,10 +6,10 @@ import pytest
 from scipy import stats
 
 from course_lib.evaluation import correlation, layer_choice
-from course_lib.course.checks import ch08, ch08_cases
+from course_lib.course.checks import ch08, ch08_cases, reset_attempts
 import course_lib
 from course_lib.lexical.rouge import rouge_l
-from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "08_human_agreement.ipynb"
 
@@ -309,6 +309,25 @@ def test_8_3_failure_names_the_case(capsys):
     ch08.check_8_3(auc_ignoring_ties)
     out = capsys.readouterr().out
     assert "case 'the same scores rounded to integers (many ties, each tie counts 1/2)'" in out, out
+
+
+@pytest.mark.parametrize("wrong, named", [(auc_swapped, "you return 1 − AUC"),
+                                          (auc_ignoring_ties, "you count a tied pair as 0"),
+                                          (auc_ties_count_one, "you count a tied pair as 1")])
+def test_8_3_hints_name_the_mistake(wrong, named, capsys):
+    reset_attempts("8.3")
+    assert_names_mistake(ch08.check_8_3, wrong, named=named, capsys=capsys)
+
+
+def test_8_5_hints_name_the_mistake_without_giving_the_answer(capsys):
+    want = ch08._expected_8_5()
+    reset_attempts("8.5")
+    assert_names_mistake(ch08.check_8_5, {**want, "exp": {"spearman"}}, named="1 correlation(s) you left out",
+                         capsys=capsys)
+    ch08.check_8_5({**want, "exp": {"spearman"}})
+    assert "kendall also" not in capsys.readouterr().out  # the answer is not named (it was before)
+    assert_names_mistake(ch08.check_8_5, {**want, "square": {"spearman", "kendall"}},
+                         named="'square': kendall, spearman change(s)", capsys=capsys)
 
 
 def test_question_8_5(capsys):

@@ -79,6 +79,16 @@ def check_8_3(auc, hint: int = 1) -> bool:
         for name, scores, labels in _auc_cases():
             want = correlation.roc_auc(scores, labels)
             got = auc(scores.copy(), labels.copy())
+            where = f"case {name!r} ({len(scores)} scores, {int(labels.sum())} positives)"
+            if not close(want, 0.5, 1e-9) and close(got, 1 - want, 1e-9):
+                raise AssertionError(f"{where}: you return 1 − AUC, the share of pairs in which the negative scores "
+                                     "higher; the positives are the rows with label 1")
+            pos, neg = scores[labels == 1][:, None], scores[labels == 0][None, :]
+            ties = float((pos == neg).mean())
+            for counted, wrong in (("0", float((pos > neg).mean())), ("1", float((pos >= neg).mean()))):
+                if ties > 0 and close(got, wrong, 1e-9):
+                    raise AssertionError(f"{where}: you count a tied pair as {counted}; a tie is a coin toss: it "
+                                         "counts one half")
             assert close(got, want, 1e-9), (
                 f"case {name!r} ({len(scores)} scores, {int(labels.sum())} positives): you return "
                 f"{float(got):.4f}, expected {want:.4f}")
@@ -183,10 +193,10 @@ def check_8_5(answer, hint: int = 1) -> bool:
             got = {str(c).strip().lower() for c in got}
             assert got <= set(CORRELATIONS_8_5), f"{name!r}: use names from {CORRELATIONS_8_5}"
             missing, extra = want[name] - got, got - want[name]
-            assert not missing and not extra, (
-                f"{name!r}: " + "; ".join(
-                    [f"{', '.join(sorted(missing))} also stay(s) the same" for _ in [0] if missing]
-                    + [f"{', '.join(sorted(extra))} change(s)" for _ in [0] if extra]))
+            assert not extra, (f"{name!r}: {', '.join(sorted(extra))} change(s) under this transformation of these "
+                               "x; compute it before and after")
+            assert not missing, (f"{name!r}: {len(missing)} correlation(s) you left out stay(s) the same as well: "
+                                 "which ones see only the order of the values, and does this transformation keep it?")
     return run("8.5", test, "Pearson's r asks how well the points lie on a straight line; Spearman and Kendall "
                             "look only at the order of the values. Which transformations keep the points on a line, "
                             "which keep the order — for these x, some of which are below 0?",
