@@ -236,6 +236,8 @@ def _strict_r_slip(kind):
             return credited, float(v.R - (cols * v.ref_weights[1:-1]).sum() / v.ref_weights[1:-1].sum())
         if kind == "unweighted":  # the strict R averaged over every column, [CLS]/[SEP] included
             return credited, float(v.R - strict.mean())
+        if kind == "reference specials":  # the reference's own [CLS]/[SEP] columns listed too (weight 0)
+            return [v.ref_tokens[j] for j, i in enumerate(best) if i in (0, n - 1)], float(v.R - r_strict)
         if kind == "candidate tokens":
             return [v.cand_tokens[i] for i in set(best) if i in (0, n - 1)], float(v.R - r_strict)
         if kind == "library":  # exclude_special=True, which the exercise asks to compute
@@ -244,7 +246,10 @@ def _strict_r_slip(kind):
     return fn
 
 
-@pytest.mark.parametrize("kind, named", [("sign", "wrong sign"), ("columns", "R gains"), ("unweighted", "R gains"),
+@pytest.mark.parametrize("kind, named", [("sign", "wrong sign"),
+                                         ("columns", "you dropped the reference's [CLS]/[SEP] columns"),
+                                         ("unweighted", "averages every column with weight 1"),
+                                         ("reference specials", "they weigh 0 in R"),
                                          ("candidate tokens", "*reference* tokens"), ("library", "asks you to write"),
                                          ("guess", "real token of the candidate")])
 def test_4_5_wrong_answers_fail_with_a_hint_naming_them(kind, named, capsys):

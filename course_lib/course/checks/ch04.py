@@ -10,8 +10,8 @@ import torch
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _padded_matrices, _positions,  # noqa: F401
-                         _weighted_cases, _without_weight0_targets, _slip_4_2)
+from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _gain_slips, _padded_matrices,  # noqa: F401
+                         _positions, _weighted_cases, _without_weight0_targets, _slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -276,7 +276,11 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
             case = f"candidate {cand!r}, reference {ref!r}"
             assert got is not None, f"{case}: the first item is a list of reference tokens, e.g. [\"meeting\"]"
             got = [str(t).strip() for t in got]
-            assert not {"[CLS]", "[SEP]"} & set(got), (
+            own = {"[CLS]", "[SEP]"} & set(got)
+            assert not (own and set(got) - own == set(want)), (
+                f"{case}: you list the reference's own {sorted(own)}: they weigh 0 in R (not real words), so no "
+                "credit goes through them; leave them out")
+            assert not own, (
                 f"{case}: [CLS]/[SEP] is the candidate token that gets matched; list the *reference* tokens whose "
                 "best match it is")
             extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
@@ -284,6 +288,8 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
             assert not missing, f"{case}: you found {len(set(got))} of the {len(set(want))} credited reference tokens"
             g = float(g)
             assert not (abs(g + gain) < 1e-5 < abs(gain)), f"{case}: wrong sign (R with the special targets minus R without)"
+            slip = [why for why, value in _gain_slips(cand, ref).items() if abs(g - value) < 1e-5 < abs(g - gain)]
+            assert not slip, f"{case}: {slip[0] if slip else ''}"
             assert abs(g - gain) < 1e-5, (f"{case}: R gains {gain:.4f} from the special targets, yours {g:.4f}. "
                                           "Without them, a column's maximum runs over the real candidate rows only; "
                                           "R is still the weighted mean over the reference's real tokens")

@@ -129,3 +129,20 @@ def _positions(items) -> list[int]:
         else:
             return []
     return out
+
+
+def _gain_slips(candidate: str, reference: str) -> dict[str, float]:
+    """Exercise 4.5's common slips in the gain of R, each by what it computes: the strict R that drops the
+    reference's [CLS]/[SEP] columns instead of the candidate's rows, and the one that averages every column
+    with weight 1 (the reference's [CLS]/[SEP] included)."""
+    from course_lib.teaching.plots import pair_view
+
+    v = pair_view(candidate, reference)
+    w = v.ref_weights
+    columns = v.sim[:, 1:-1].max(dim=0).values
+    return {"you dropped the reference's [CLS]/[SEP] columns; the special *targets* are the candidate's first and last "
+            "rows: take each column's maximum over the candidate's real rows":
+            float(v.R - (columns * w[1:-1]).sum() / w[1:-1].sum()),
+            "your strict R averages every column with weight 1, the reference's [CLS]/[SEP] included; R is the "
+            "weighted mean over the reference's real tokens (their weights), as before":
+            float(v.R - v.sim[1:-1].max(dim=0).values.mean())}
