@@ -58,6 +58,10 @@ def max_after_multiplying_by_the_mask(embeddings, mask):  # a 0 from padding win
     return (embeddings * mask.unsqueeze(-1)).max(dim=1).values
 
 
+def inverted_mask(embeddings, mask):  # -inf where the mask is 1: the real tokens removed, the padding kept
+    return embeddings.masked_fill(mask.bool().unsqueeze(-1), float("-inf")).max(dim=1).values
+
+
 def masked_mean_instead(embeddings, mask):
     m = mask.unsqueeze(-1).float()
     return (embeddings * m).sum(dim=1) / m.sum(dim=1)
@@ -241,6 +245,8 @@ def test_pasted_code_hints_run_and_pass(check, signature, capsys):
     (ch02.check_2_1, normalise_only_a, "the rows of one input only"),
     (ch02.check_2_2, max_over_padding, "you take the maximum over every position, padding included"),
     (ch02.check_2_2, max_after_multiplying_by_the_mask, "you multiplied by the mask: padding becomes 0"),
+    (ch02.check_2_2, inverted_mask, "you filled the real tokens and kept the padding"),
+    (ch02.check_2_2, masked_mean_instead, "you return the mean of the real tokens"),
 ], ids=lambda x: getattr(x, "__name__", "hint"))
 def test_2_1_and_2_2_hints_name_each_mistake(check, wrong, named, capsys):
     assert_names_mistake(check, wrong, named=named, capsys=capsys)

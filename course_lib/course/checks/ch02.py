@@ -111,6 +111,11 @@ def _pooling_slip(emb, mask, got) -> str | None:
     if near((emb * m).max(dim=1).values):
         return ("you multiplied by the mask: padding becomes 0, and 0 beats a sentence whose real values are all "
                 "negative (the mean ignores a 0 in the sum; the maximum picks it)")
+    if near(emb.masked_fill(mask.bool().unsqueeze(-1), float("-inf")).max(dim=1).values):
+        return ("you filled the real tokens and kept the padding: the mask is 1 (True) on a sentence's real tokens, "
+                "so it is where the mask is 0 that -inf belongs")
+    if near((emb * m).sum(dim=1) / m.sum(dim=1)):
+        return "you return the mean of the real tokens; max pooling keeps each dimension's largest real value"
     return None
 
 

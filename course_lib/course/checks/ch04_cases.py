@@ -1,5 +1,5 @@
 """Chapter 04's test cases for the code exercises 4.1 and 4.2: padded similarity matrices and weighted
-ones, random and from real pairs, with what a planted slip would return. `checks.ch04` imports these names."""
+ones, random and from real pairs, with what a planted slip would return; and 4.5's slips in the gain of R. `checks.ch04` imports these names."""
 from __future__ import annotations
 
 from functools import lru_cache
