@@ -8,8 +8,8 @@ import torch
 
 from course_lib.bertscore import idf as idf_lib
 from course_lib.bertscore.embeddings import encode
-from course_lib.course.checks import ch05
-from notebook_code import NOTEBOOKS, definition, passes, stub
+from course_lib.course.checks import ch05, reset_attempts
+from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, stub
 
 NOTEBOOK = NOTEBOOKS / "05_idf.ipynb"
 
@@ -48,6 +48,28 @@ def idf_unseen_zero(token_ids):
     weights = defaultdict(float)
     weights.update(idf_plain_dict(token_ids))
     return weights
+
+
+def idf_log10(token_ids):
+    weights = idf_plain_dict(token_ids)
+    out = defaultdict(lambda: math.log10(len(token_ids) + 1))
+    out.update({w: v / math.log(10) for w, v in weights.items()})
+    return out
+
+
+def idf_upside_down(token_ids):
+    out = defaultdict(lambda: -math.log(len(token_ids) + 1))
+    out.update({w: -v for w, v in idf_plain_dict(token_ids).items()})
+    return out
+
+
+@pytest.mark.parametrize("wrong, named", [(idf_counts_occurrences, "df counts every occurrence"),
+                                          (idf_no_smoothing, "the paper's weights log(M / df)"),
+                                          (idf_log10, "log base 10"), (idf_upside_down, "upside down")],
+                         ids=lambda x: getattr(x, "__name__", "hint"))
+def test_5_1_hints_name_the_mistake(wrong, named, capsys):
+    reset_attempts("5.1")
+    assert_names_mistake(ch05.check_5_1, wrong, named=named, capsys=capsys)
 
 
 def test_5_1_solution_passes(capsys):

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
-from .ch05_cases import SCORERS_5_3, SLIP_HINTS_5_3, _reference_sets_5_3, _slip_5_3, _slip_over_cases
+from .ch05_cases import (SCORERS_5_3, SLIP_HINTS_5_3, _idf_slip, _reference_sets_5_3, _slip_5_3,
+                         _slip_over_cases)
 
 # Token-id corpora with the traps: repeats inside a text, [CLS]=101/[SEP]=102 in every text.
 _TOY_CORPORA = [
@@ -55,6 +56,8 @@ def check_5_1(student_idf, hint: int = 1) -> bool:
             expected = idf_from_ids(corpus)
             got = student_idf([list(ids) for ids in corpus])
             seen = sorted({i for ids in corpus for i in ids})
+            slip = _idf_slip(corpus, got, seen, expected)
+            assert slip is None, f"corpus {k} (M = {len(corpus)} texts): {slip}"
             for i in seen:
                 assert i in got or _has_default(got), f"corpus {k}: token {i} is missing"
                 assert close(got[i], expected[i]), (

@@ -153,3 +153,32 @@ def _slip_over_cases(answers) -> str | None:
         if all(any(got == sorted(v) for v in slip[name]) for got, slip in zip(gots, slips)):
             return SLIP_HINTS_5_3[name]
     return None
+
+
+def _idf_slip(corpus, got, seen, expected) -> str | None:
+    """Exercise 5.1's common slip that `got` shows on `corpus` (lists of token ids), named; None when it is none
+    (or when `got` is right on this corpus). Each slip is recognised by what it computes for every token."""
+    try:
+        if all(abs(float(got[w]) - expected[w]) < 1e-6 for w in seen):
+            return None
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    m = len(corpus)
+    df = Counter(w for ids in corpus for w in set(ids))
+    occurrences = Counter(w for ids in corpus for w in ids)
+    slips = {
+        "df counts every occurrence; it counts the texts that contain the token (a token twice in one text "
+        "counts once)": lambda w: math.log((m + 1) / (occurrences[w] + 1)),
+        "these are the paper's weights log(M / df); bert-score smooths them: +1 above and below": lambda w: math.log(
+            m / df[w]),
+        "this is log base 10; idf uses the natural logarithm (math.log)": lambda w: math.log10((m + 1) / (df[w] + 1)),
+        "the ratio is upside down: a rare token must weigh more than a common one": lambda w: math.log(
+            (df[w] + 1) / (m + 1)),
+    }
+    for why, weight in slips.items():
+        try:
+            if all(abs(float(got[w]) - weight(w)) < 1e-6 for w in seen):
+                return why
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    return None
