@@ -6,10 +6,10 @@ import torch
 
 import course_lib
 from course_lib.bertscore.idf import idf_weights
-from course_lib.course.checks import ch04
+from course_lib.course.checks import ch04, reset_attempts
 from course_lib.model import load
 from course_lib.teaching.plots import pair_view
-from notebook_code import NOTEBOOKS, definition, passes, run_cells, stub
+from notebook_code import NOTEBOOKS, assert_names_mistake, definition, passes, run_cells, stub
 
 NOTEBOOK = NOTEBOOKS / "04_greedy_matching.ipynb"
 
@@ -188,6 +188,29 @@ def test_4_3_accepts_any_fixed_idf_dictionary_and_does_not_grow_it(capsys):
     assert passes(ch04.check_4_3, ns["answer_4_3"], small, capsys=capsys)
 
 
+def test_4_3_names_a_dictionary_that_misses_tokens(capsys):
+    """A plain dict of idf from the a texts only has no weight for b's other tokens: the hint says so (it said
+    "your code raised KeyError", though the student's code raised nothing)."""
+    ns = _solution_4_3()
+    tokenizer, _ = load()
+    from_a = dict(idf_weights([p[0] for p in ch04.SWAP_PAIRS], tokenizer))  # a plain dict: no default
+    assert not passes(ch04.check_4_3, ns["answer_4_3"], from_a, capsys=capsys)
+    reset_attempts("4.3")
+    ch04.check_4_3(ns["answer_4_3"], from_a)
+    out = capsys.readouterr().out
+    assert "has no weight for" in out and "KeyError" not in out, out
+
+
+def test_4_1_names_tensors_returned_for_floats(capsys):
+    fn = solution_cell("def greedy_precision_recall")["greedy_precision_recall"]
+
+    def tensors(sim):
+        return tuple(torch.tensor(x) for x in fn(sim))
+
+    reset_attempts("4.1")
+    assert_names_mistake(ch04.check_4_1, tensors, named="as plain floats", capsys=capsys)
+
+
 # ---- 4.4: a paraphrase against wrong facts ----------------------------------------------------
 
 def test_4_4_solution_passes(capsys):
@@ -250,7 +273,7 @@ def _strict_r_slip(kind):
                                          ("columns", "you dropped the reference's [CLS]/[SEP] columns"),
                                          ("unweighted", "averages every column with weight 1"),
                                          ("reference specials", "they weigh 0 in R"),
-                                         ("candidate tokens", "*reference* tokens"), ("library", "asks you to write"),
+                                         ("candidate tokens", "*reference* tokens"), ("library", "exclude_special=True computes the strict R"),
                                          ("guess", "real token of the candidate")])
 def test_4_5_wrong_answers_fail_with_a_hint_naming_them(kind, named, capsys):
     assert not ch04.check_4_5(_strict_r_slip(kind))

@@ -351,3 +351,14 @@ def test_a_check_leaves_the_lazy_course_lib_names_as_they_were():
 
     assert course_lib.score is scorer.score and score is scorer.score
     assert scorer.score.__module__ == "course_lib.engine.scorer" and not hasattr(scorer.score, "__wrapped__")
+
+
+def test_one_mistake_on_other_numbers_is_the_same_mistake():
+    """A hint that reads "yours -inf" one time and "yours 0.6123" or "yours nan" the next names the same slip
+    (4.1 counted them as two, so the code never showed on the third repeat)."""
+    from course_lib.course.checks import _mistake
+
+    same = {_mistake(f"P should be 0.7312, yours {x} (3 real rows)") for x in ("-inf", "0.6123", "nan", "-0.25")}
+    assert len(same) == 1
+    assert _mistake("P and R are swapped") != _mistake("the information is missing")  # words that hold "inf" stay
+    assert _mistake("yours information") != _mistake("yours 3")

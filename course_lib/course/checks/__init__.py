@@ -97,7 +97,7 @@ def _mistake(text: str) -> str:
     import hashlib
     import re
 
-    return hashlib.sha1(re.sub(r"\d+(\.\d+)?", "#", text).encode()).hexdigest()[:10]
+    return hashlib.sha1(re.sub(r"-?(\d+(\.\d+)?|\binf\b|\bnan\b)", "#", text).encode()).hexdigest()[:10]
 
 
 def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool) -> str:
@@ -174,13 +174,14 @@ def _unwrap(fn):
         fn = inner
 
 
-def forbid(answer, *names: str, allow=None):
+def forbid(answer, *names: str, allow=None, refused: str = ""):
     """`answer` wrapped so that, while it runs, the functions `names` (dotted names of functions, or of
     modules: all their public functions; course_lib's or another package's, such as bert_score's) raise
     ForbiddenCall -- wherever they are reachable: their module, any module of course_lib or of their own
     package that imports them, and the globals of the student's function (a name imported in the notebook).
 
-    `allow(*args, **kwargs)`, when given, lets through the calls it returns True for.
+    `allow(*args, **kwargs)`, when given, lets through the calls it returns True for; `refused` is then the
+    message for a call it stops (what of the function the exercise asks for).
     """
     targets = _targets(names)
 
@@ -189,6 +190,8 @@ def forbid(answer, *names: str, allow=None):
         def replacement(*args, **kwargs):
             if allow is not None and allow(*args, **kwargs):
                 return original(*args, **kwargs)
+            if allow is not None and refused:
+                raise ForbiddenCall(refused)
             raise ForbiddenCall(f"your function calls {dotted}, which this exercise asks you to write "
                                 "yourself (the check runs it without that function).")
         return replacement

@@ -11,7 +11,7 @@ from course_lib.bertscore.matching import best_matches, f1, weighted_mean
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _gain_slips, _padded_matrices,  # noqa: F401
-                         _positions, _weighted_cases, _without_weight0_targets, _slip_4_2)
+                         _positions, _weighted_cases, _weights_on_texts, _without_weight0_targets, _slip_4_2)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -46,6 +46,8 @@ if grading():
 
 def _as_floats(result, n: int, what: str):
     assert isinstance(result, (tuple, list)) and len(result) == n, f"return a tuple {what}"
+    assert not any(isinstance(x, torch.Tensor) for x in result), (
+        f"return {what} as plain floats (float(t) or t.item()), not tensors: numbers a test can compare")
     return [float(x) for x in result]
 
 
@@ -137,18 +139,6 @@ def _swap_shifts() -> tuple[float, ...]:
 
     a, b = [p[0] for p in SWAP_PAIRS], [p[1] for p in SWAP_PAIRS]
     return tuple((score(b, a, idf=True)[2] - score(a, b, idf=True)[2]).tolist())
-
-
-def _weights_on_texts(weights, texts) -> set[float]:
-    """The distinct weights `weights` gives the real tokens of `texts`, read as the scorer reads them
-    (a defaultdict's default for an unseen id), without adding a key to a defaultdict."""
-    from course_lib.bertscore.embeddings import encode
-    from course_lib.bertscore.idf import weight_of
-    from course_lib.model import load
-
-    tokenizer, _ = load()
-    ids = {i for t in texts for i in encode(tokenizer, t)} - {tokenizer.cls_token_id, tokenizer.sep_token_id}
-    return {round(weight_of(weights, i), 9) for i in ids}
 
 
 def check_4_3(answer, weights=None, hint: int = 1) -> bool:
@@ -261,7 +251,9 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
     R(bert-score's rule) - R(exclude_special=True)), on PUNCTUATION_PAIR, SPECIAL_PAIR and
     SPECIAL_TEST_PAIRS, with exclude_special=True unavailable."""
     special_credit = forbid(special_credit, "course_lib.teaching.plots", "course_lib.engine.scorer",
-                            "course_lib.bertscore.reference", allow=_no_exclude_special)
+                            "course_lib.bertscore.reference", allow=_no_exclude_special,
+                            refused="exclude_special=True computes the strict R this exercise asks for: call "
+                                    "pair_view(candidate, reference) and take each column's maximum yourself")
 
     def test():
         for cand, ref in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS:

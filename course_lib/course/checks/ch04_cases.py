@@ -1,5 +1,6 @@
 """Chapter 04's test cases for the code exercises 4.1 and 4.2: padded similarity matrices and weighted
-ones, random and from real pairs, with what a planted slip would return; and 4.5's slips in the gain of R. `checks.ch04` imports these names."""
+ones, random and from real pairs, with what a planted slip would return; 4.3's reading of a weights dictionary;
+and 4.5's slips in the gain of R. `checks.ch04` imports these names."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -146,3 +147,28 @@ def _gain_slips(candidate: str, reference: str) -> dict[str, float]:
             "your strict R averages every column with weight 1, the reference's [CLS]/[SEP] included; R is the "
             "weighted mean over the reference's real tokens (their weights), as before":
             float(v.R - v.sim[1:-1].max(dim=0).values.mean())}
+
+
+def _weights_on_texts(weights, texts) -> set[float]:
+    """The distinct weights `weights` gives the real tokens of `texts`, read as the scorer reads them
+    (a defaultdict's default for an unseen id), without adding a key to a defaultdict."""
+    from course_lib.bertscore.embeddings import encode
+    from course_lib.bertscore.idf import weight_of
+    from course_lib.model import load
+
+    tokenizer, _ = load()
+    ids = {i for t in texts for i in encode(tokenizer, t)} - {tokenizer.cls_token_id, tokenizer.sep_token_id}
+    missing = sorted(i for i in ids if not _has_weight(weights, i))
+    assert not missing, (f"weights_4_3 has no weight for {len(missing)} token(s) of these texts, e.g. "
+                         f"{tokenizer.convert_ids_to_tokens(missing[:3])}: every token of a and b needs one")
+    return {round(weight_of(weights, i), 9) for i in ids}
+
+
+def _has_weight(weights, i) -> bool:
+    from course_lib.bertscore.idf import weight_of
+
+    try:
+        weight_of(weights, i)
+    except (KeyError, IndexError):
+        return False
+    return True
