@@ -90,6 +90,17 @@ def test_7_1_rejects(wrong, capsys):
     assert not passes(ch07.check_7_1, wrong, capsys)
 
 
+@pytest.mark.parametrize("wrong, named", [(best_f_row, "the reference with the best F"),
+                                          (f_of_max_p_and_r, "you recompute F from the best P and the best R"),
+                                          (mean_over_references, "you average over the references"),
+                                          (no_mask, "a padding 0 wins"),
+                                          (nonzero_as_real, "a real score can be exactly 0")],
+                         ids=lambda f: getattr(f, "__name__", "hint"))
+def test_7_1_names_the_mistake(wrong, named, capsys):
+    reset_attempts("7.1")
+    assert_names_mistake(ch07.check_7_1, wrong, named=named, capsys=capsys)
+
+
 # ------------------------------------------------------------------ 7.2
 
 def test_7_2_solution_passes(capsys):
@@ -114,9 +125,17 @@ def gap_signed(score_fn, cands, refs):  # no abs: a batch that lowers a score is
     return (batch - alone).max().item()
 
 
+def gap_skips_last(score_fn, cands, refs):  # off by one: range(len(cands) - 1)
+    batch = torch.stack(score_fn(cands, refs), dim=-1)
+    alone = torch.cat([torch.stack(score_fn([cands[k]], [refs[k]]), dim=-1) for k in range(len(cands) - 1)])
+    return (batch[:-1] - alone).abs().max().item()
+
+
 @pytest.mark.parametrize("wrong, named", [(gap_as_tensor, "you return a tensor"),
-                                          (gap_signed, "the largest signed difference")],
-                         ids=["tensor", "signed"])
+                                          (gap_signed, "the largest signed difference"),
+                                          (gap_skips_last, "your gap leaves out pair 5 of 6"),
+                                          (gap_f_only, "you compare F only")],
+                         ids=["tensor", "signed", "skips last", "F only"])
 def test_7_2_names_the_mistake(wrong, named, capsys):
     from course_lib.course.checks import reset_attempts
 
@@ -131,6 +150,8 @@ def test_7_2_buggy_scorers_really_are_batch_dependent():
     assert ch07._expected_gap(course_lib.score, cands, refs) <= 1e-5
     assert ch07._expected_gap(ch07._sorted_separately, cands, refs) > 0.05
     assert ch07._expected_gap(ch07._batch_centred, cands, refs) > 0.05
+    last = ch07._diffs(ch07._last_pair_shifted, cands, refs).abs().max(dim=1).values
+    assert last[-1] > 0.03 and last[:-1].max() < 1e-5   # only the last pair of the batch is wrong
 
 
 # ------------------------------------------------------------------ 7.3 - 7.5 (questions)
@@ -212,6 +233,38 @@ def test_7_3(capsys):
 def test_7_3_names_the_mistake(wrong, named, capsys):
     reset_attempts("7.3")
     assert_names_mistake(ch07.check_7_3, wrong, named=named, capsys=capsys)
+
+
+def _key_present(call):  # planted: a store_true flag whenever the call names the setting, even as False
+    flags = _always_flag(call)
+    return flags + [f"--{k}" for k in ("idf", "rescale_with_baseline") if k in call and f"--{k}" not in flags]
+
+
+def _spaced(call):
+    return ["--num_layers " + str(call["num_layers"])] + _always_flag(call)[2:]
+
+
+def _unknown_flag(call):
+    return ["--layers"] + _always_flag(call)[1:]
+
+
+@pytest.mark.parametrize("wrong, named", [
+    (_key_present, "your command has idf on, the call off"),
+    (_spaced, "is two words in one string"),
+    (_unknown_flag, "the command has no flag '--layers'"),
+])
+def test_7_3_names_the_walkthroughs_slips(wrong, named, capsys):
+    reset_attempts("7.3")
+    assert_names_mistake(ch07.check_7_3, wrong, named=named, capsys=capsys)
+
+
+def test_7_3_code_hint_runs_when_pasted(capsys):
+    reset_attempts("7.3")
+    ch07.check_7_3(stub, hint=2)
+    code = capsys.readouterr().out.split("Code: ", 1)[1].strip()
+    namespace = {}
+    exec("def cli_flags(call):\n    " + code, namespace)
+    assert passes(ch07.check_7_3, namespace["cli_flags"], capsys)
 
 
 def test_7_3_reads_the_flags_with_the_commands_own_parser_and_leaves_no_trace():

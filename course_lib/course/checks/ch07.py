@@ -84,6 +84,32 @@ def _batches_7_1():
             ("one candidate, no padding", per_pair[:2].unsqueeze(0).clone(), [2], per_pair[:2].max(dim=0).values[None])]
 
 
+def _multi_ref_slip(per_ref, sizes, got) -> str | None:
+    """7.1's common slip that `got` [n_cands, 3] shows, named; None when it is none of them."""
+    real = torch.arange(per_ref.shape[1])[None, :] < torch.tensor(sizes)[:, None]  # [n_cands, max_refs]
+    masked = per_ref.masked_fill(~real[:, :, None], float("-inf"))
+    best = masked.max(dim=1).values
+    p, r = best[:, 0], best[:, 1]
+    slips = {
+        "you keep all three numbers of the reference with the best F; bert-score keeps the best P, the best R and "
+        "the best F each on its own, and they may come from different references":
+            per_ref[torch.arange(len(per_ref)), masked[:, :, 2].argmax(dim=1)],
+        "you recompute F from the best P and the best R; bert-score keeps the best F of the references, which need "
+        "not be the harmonic mean of the best P and the best R": torch.stack([p, r, 2 * p * r / (p + r)], dim=-1),
+        "you average over the references; bert-score keeps the best of each": (per_ref * real[:, :, None]).sum(dim=1)
+        / torch.tensor(sizes)[:, None],
+        "a padding 0 wins where every real score of a candidate is below 0: leave the padding out of the maximum":
+            per_ref.max(dim=1).values,
+        "you take every cell that is not 0 as a real reference; a real score can be exactly 0: n_refs says which are "
+        "real": per_ref.masked_fill(per_ref == 0, float("-inf")).max(dim=1).values,
+    }
+    for why, value in slips.items():
+        if value.shape == got.shape and torch.allclose(value, got, atol=1e-6) and not torch.allclose(best, got,
+                                                                                                     atol=1e-6):
+            return why
+    return None
+
+
 def check_7_1(multi_ref_max, hint: int = 1) -> bool:
     """multi_ref_max(per_ref [n_cands, max_refs, 3] zero-padded, n_refs [n_cands]) -> [n_cands, 3]: the P, R, F
     bert-score keeps for each candidate."""
@@ -93,6 +119,8 @@ def check_7_1(multi_ref_max, hint: int = 1) -> bool:
             got = torch.as_tensor(got, dtype=torch.float32)
             assert got.shape == expected.shape, (f"{name}: return [n_cands, 3], one row per candidate; yours has "
                                                  f"shape {list(got.shape)}")
+            slip = _multi_ref_slip(per_ref, sizes, got)
+            assert slip is None, f"{name}: {slip}"
             for k in range(len(sizes)):
                 for j, kind in enumerate("PRF"):
                     assert close(got[k, j], expected[k, j], 1e-6), (
@@ -106,6 +134,18 @@ def check_7_1(multi_ref_max, hint: int = 1) -> bool:
 
 
 # ------------------------------------------------------------------ 7.2: scorers with known gaps
+
+def _last_pair_shifted(cands, refs):
+    """A buggy scorer: in a batch of several pairs the last pair's R comes out 0.05 low (an off-by-one in the
+    batching); alone, every pair is right. Only the last pair shows the gap."""
+    import course_lib
+
+    P, R, F = course_lib.score(cands, refs)
+    if len(cands) > 1:
+        R = R.clone()
+        R[-1] -= 0.05
+    return P, R, 2 * P * R / (P + R)
+
 
 def _batch_centred(cands, refs):
     """A buggy scorer: recall is centred on the batch mean (a statistic of the batch leaks in)."""
@@ -144,13 +184,21 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
     def test():
         cands, refs = _wmt_cases(6)
         scorers = {"course_lib.score": course_lib.score, "a scorer that sorts candidates and references "
-                   "separately": _sorted_separately, "a scorer that centres R on the batch": _batch_centred}
+                   "separately": _sorted_separately, "a scorer that centres R on the batch": _batch_centred,
+                   "a scorer that gets one pair of a batch wrong": _last_pair_shifted}
         for name, fn in scorers.items():
             got = batch_invariance_gap(fn, list(cands), list(refs))
             assert not isinstance(got, torch.Tensor), ("you return a tensor: return the gap as a float (a tensor's "
                                                        ".item()), one number a test can compare")
             want = _expected_gap(fn, cands, refs)
             diffs = _diffs(fn, cands, refs) if not close(got, want, 1e-6) else None
+            if diffs is not None and len(diffs) > 1:
+                skipped = [k for k in (0, len(diffs) - 1) if close(got, torch.cat([diffs[:k], diffs[k + 1:]]).abs()
+                                                                   .max().item(), 1e-6)]
+                assert not skipped, (f"on {name} your gap leaves out pair {skipped[0]} of {len(diffs)} (numbered from "
+                                     "0): every pair must be scored alone and compared, the first and the last too")
+                assert not close(got, diffs[:, 2].abs().max().item(), 1e-6), (
+                    f"on {name} you compare F only; a batch can move P or R more than F: take all three")
             signed = () if diffs is None else (diffs.max().item(), (-diffs).max().item())
             assert not any(close(got, x, 1e-6) for x in signed), (
                 f"on {name} you return the largest signed difference; the gap is the largest |difference|: a "
@@ -180,13 +228,14 @@ def check_7_3(student_flags, hint: int = 1) -> bool:
         for call, flags in zip(calls, answers):
             _judge_7_3(call, flags)
 
-    return run("7.3", test, "each setting of the call becomes a flag only where the command's default differs from "
-                            "the Python function's; on the command line one flag means the opposite of its name "
-                            "(section 3.4), and a store_true flag takes no value.",
-               code="flags = ['--num_layers', str(call['num_layers'])] + (['--lang', call['lang']] if 'lang' in call "
-                    "else []) + (['--idf'] if call.get('idf') else []) + (['--rescale_with_baseline', "
-                    "'--baseline_path', call['baseline_path']] if call.get('rescale_with_baseline') else []) + ([] if "
-                    "call.get('use_fast_tokenizer', False) else ['--use_fast_tokenizer'])", level=hint)
+    return run("7.3", test, "for each setting, compare the value the call means (its own, or the Python default) with "
+                            "what the command uses when no flag is given, and add a flag only where they differ; read "
+                            "each flag's declaration in the command's source (section 3.4): one of them works the "
+                            "opposite way to its name.",
+               code="flags = [w for key in ('num_layers', 'lang', 'baseline_path') if call.get(key) is not None for "
+                    "w in ('--' + key, str(call[key]))]; flags += ['--idf'] * bool(call.get('idf')) + "
+                    "['--rescale_with_baseline'] * bool(call.get('rescale_with_baseline')) + ['--use_fast_tokenizer'] "
+                    "* (not call.get('use_fast_tokenizer', False)); return flags", level=hint)
 
 
 # ------------------------------------------------------------------ 7.8: predict, then run (swap the lists)

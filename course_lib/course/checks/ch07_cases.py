@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 
 from . import first_answer, grading, hidden_rows
 
@@ -153,8 +154,8 @@ def _calls_7_3() -> list[dict]:
     file = str(default_baseline_path(None))
     if not grading():
         return [{"lang": "en", "num_layers": 4, "idf": True, "rescale_with_baseline": True, "baseline_path": file},
-                {"num_layers": 2},
-                {"lang": "en", "num_layers": 6, "use_fast_tokenizer": True},
+                {"num_layers": 2, "idf": False},
+                {"lang": "en", "num_layers": 6, "rescale_with_baseline": False, "use_fast_tokenizer": True},
                 {"lang": "en", "num_layers": 3, "rescale_with_baseline": True, "baseline_path": file,
                  "use_fast_tokenizer": True},
                 {"num_layers": 5, "idf": True, "use_fast_tokenizer": False}]
@@ -162,10 +163,12 @@ def _calls_7_3() -> list[dict]:
     for k in range(5):
         call = {"lang": "en"} if rng.random() < 0.7 else {}
         call["num_layers"] = rng.choice([1, 2, 3, 4, 5, 6])
-        if rng.random() < 0.5:
-            call["idf"] = True
+        if k < 2 or rng.random() < 0.6:  # idf stated, True or False (False as a value is no flag)
+            call["idf"] = k == 1 or (k > 1 and rng.random() < 0.5)
         if call.get("lang") and rng.random() < 0.5:
             call.update(rescale_with_baseline=True, baseline_path=file)
+        elif k == 0:
+            call["rescale_with_baseline"] = False
         if k < 2 or rng.random() < 0.5:  # at least one call of each tokenizer
             call["use_fast_tokenizer"] = k == 0 or (k > 1 and rng.random() < 0.5)
         calls.append(call)
@@ -211,9 +214,26 @@ def _cli_settings(flags) -> dict:
                 return {k: seen.get(k) for k in SETTINGS_7_3}
             except SystemExit:
                 error = (said.getvalue().strip().splitlines() or ["(no message)"])[-1]
-                raise AssertionError(f"the command refuses your flags {list(flags)}: {error!r}. A flag declared "
-                                     "store_true or store_false takes no value: give it, or leave it out") from None
+                raise AssertionError(f"the command refuses your flags {list(flags)}: {error!r}. "
+                                     f"{_refusal(flags, error)}") from None
     raise AssertionError("the command did not reach bert_score.score with your flags")
+
+
+def _refusal(flags, error: str) -> str:
+    """What argparse's refusal of `flags` means, named: a word with a space, an unknown flag, a value after a
+    flag that takes none, a flag without its value."""
+    spaced = [f for f in flags if " " in f.strip()]
+    if spaced:
+        return (f"{spaced[0]!r} is two words in one string; a shell splits a command line at spaces, so each word "
+                "is its own string")
+    unknown = re.findall(r"(--?[\w-]+)", error.split("unrecognized arguments:")[-1]) if "unrecognized" in error else []
+    if unknown:
+        return f"the command has no flag {unknown[0]!r}: its flags are declared in bert_score_cli/score.py"
+    if "unrecognized" in error:
+        return "a flag declared store_true or store_false takes no value: give the flag alone, or leave it out"
+    if "expected one argument" in error:
+        return "that flag needs its value right after it, as the next string"
+    return "read the command's declaration of that flag in bert_score_cli/score.py"
 
 
 def _judge_7_3(call: dict, flags) -> None:
