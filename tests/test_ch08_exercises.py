@@ -423,4 +423,31 @@ def test_exercise_8_6(capsys):
     assert "mean of the drawn clusters' means" in out and "single rows" not in out, out
     ch08.check_8_6(rows_only, ratio, hint=2)
     out = capsys.readouterr().out
-    assert "Code:" in out and "case 'data_8_6()" in out and "narrower" in out, out
+    assert "Code:" in out and "case 'data_8_6()" in out and "ordinary bootstrap" in out, out
+
+
+def each_cluster_once(values, clusters, n_resamples=5000, seed=0):  # a cluster drawn twice counted once (np.isin)
+    values, clusters = np.asarray(values, dtype=float), np.asarray(clusters)
+    names = np.unique(clusters)
+    rng = np.random.default_rng(seed)
+    means = [values[np.isin(clusters, names[rng.integers(0, len(names), len(names))])].mean()
+             for _ in range(n_resamples)]
+    return tuple(np.quantile(means, [0.025, 0.975]))
+
+
+@pytest.mark.parametrize("wrong, named", [(rows_only, "yours is the ordinary bootstrap"),
+                                          (ninety_percent, "yours is a 90% interval"),
+                                          (mean_of_cluster_means, "the mean of the drawn clusters' means"),
+                                          (each_cluster_once, "must bring its rows twice")],
+                         ids=lambda x: getattr(x, "__name__", "hint"))
+def test_8_6_hints_name_the_mistake(wrong, named, capsys):
+    """Each slip gets its own hint (the 90% interval, the ordinary bootstrap and np.isin shared one before, so three
+    different slips showed the code)."""
+    reset_attempts("8.6")
+    assert_names_mistake(ch08.check_8_6, wrong, ch08._expected_ratio_8_6(), named=named, capsys=capsys)
+
+
+def test_8_6_names_an_inverted_ratio(capsys):
+    right = solution("def cluster_interval", "cluster_interval")
+    reset_attempts("8.6")
+    assert_names_mistake(ch08.check_8_6, right, 1 / ch08._expected_ratio_8_6(), named="turn it over", capsys=capsys)

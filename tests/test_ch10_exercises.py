@@ -117,7 +117,7 @@ def every_shared_out(lps, refs, test_pair):  # planted (g): every reference of t
 
 def lists_compared_whole(lps, refs, test_pair):  # planted: no np.asarray, so a list input compares as one value
     test = np.flatnonzero(lps == test_pair)
-    return np.flatnonzero((lps != test_pair) & ~np.isin(refs, np.asarray(refs)[test])), test
+    return np.flatnonzero((lps != test_pair) & ~np.isin(refs, refs[test])), test
 
 
 def library_split(lps, refs, test_pair):  # planted: uses the library's splits
@@ -129,6 +129,18 @@ SPLIT_HINTS = {set_not_array: ch10_cases.LEAK_10_2, old_one_line: ch10_cases.LEA
                boolean_masks: "True/False masks", pair_labels: "not positions", swapped: "the other way round",
                every_shared_out: "shared only between training pairs", lists_compared_whole: "Python lists here",
                library_split: "pair_splits, which this exercise asks you to write", stub: "replace"}
+
+
+def crash_on_lists(lps, refs, test_pair):  # planted: works on arrays, raises on Python lists
+    test = np.flatnonzero(lps == test_pair)
+    return np.flatnonzero((lps != test_pair) & ~np.isin(refs, refs[test])), test
+
+
+def test_10_2_names_a_crash_on_lists(capsys):
+    reset_attempts("10.2")
+    ch10.check_10_2(crash_on_lists)
+    out = capsys.readouterr().out
+    assert "❌" in out and "Python lists here, and your split fails on them" in out, out
 
 
 def references_unread(lps, test_pair):  # planted: the old exercise's signature, the references never read
@@ -252,11 +264,29 @@ def library_version(a, b, human, lps):  # planted: the library's paired differen
     return table.delta.drop("average").to_dict()
 
 
+def abs_difference(a, b, human, lps):  # planted: the size of the difference, its sign dropped
+    return {lp: abs(v) for lp, v in ch10._per_pair(a, b, human, np.asarray(lps)).items()}
+
+
+def in_sample_only(a, b, human, lps):  # planted: r(in-sample), the held-out r forgotten
+    lps = np.asarray(lps)
+    return {lp: _r(a[lps == lp], human[lps == lp]) for lp in set(lps)}
+
+
+def r_squared(a, b, human, lps):  # planted: differences of r²
+    lps = np.asarray(lps)
+    return {lp: _r(a[lps == lp], human[lps == lp]) ** 2 - _r(b[lps == lp], human[lps == lp]) ** 2 for lp in set(lps)}
+
+
+def test_10_3_cases_hold_a_pair_that_looks_worse_in_sample():
+    assert all(min(ch10._per_pair(a, b, h, lps).values()) < 0 for a, b, h, lps in ch10._inflation_cases())
+
+
 def test_10_3(capsys):
     solution = definition(NOTEBOOK, "inflation_by_pair", np=np, stats=stats)
     assert passes(ch10.check_10_3, solution, capsys)
     for wrong in (reversed_sign, pooled_once, spearman_instead, kendall_instead, ratio_instead, between_scores,
-                  one_minus_between, as_list, library_version, stub):
+                  one_minus_between, as_list, library_version, stub, abs_difference, in_sample_only, r_squared):
         assert not passes(ch10.check_10_3, wrong, capsys), wrong.__name__
 
 
@@ -265,7 +295,8 @@ def test_10_3_hints_name_the_mistake(capsys):
              kendall_instead: "Kendall", ratio_instead: "ratios", as_list: "return a dict",
              between_scores: "r between the in-sample and the held-out scores",
              one_minus_between: "r between the in-sample and the held-out scores",
-             library_version: "pearson_differences", stub: "replace"}
+             library_version: "pearson_differences", stub: "replace", abs_difference: "keep the sign",
+             in_sample_only: "these are r(in-sample) alone", r_squared: "differences of r²"}
     for wrong, named in hints.items():
         ch10.check_10_3(wrong)
         out = capsys.readouterr().out

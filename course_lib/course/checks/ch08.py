@@ -220,16 +220,31 @@ def data_8_6() -> pd.DataFrame:
                          "human": human.round(3)}).sample(frac=1, random_state=86).reset_index(drop=True)
 
 
-def _cluster_mean_interval(values, clusters, n_resamples: int = 20000, seed: int = 8, *,
-                           per_cluster: bool = False) -> tuple[float, float]:
-    """8.6's reference: the 95% interval of the mean under a cluster bootstrap (per_cluster: of the mean of the
-    drawn clusters' means, a slip the check names: each row weighs 1 / its cluster's size)."""
+def _cluster_mean_interval(values, clusters, n_resamples: int = 20000, seed: int = 8, *, per_cluster: bool = False,
+                           once: bool = False, level: float = 0.95) -> tuple[float, float]:
+    """8.6's reference: the `level` interval of the mean under a cluster bootstrap. Slips the check names:
+    per_cluster, the mean of the drawn clusters' means (each row weighs 1 / its cluster's size); once, a cluster
+    drawn twice counted once; level 0.90, other percentiles."""
     w = correlation.cluster_weights(clusters, n_resamples, seed)  # [n_resamples, n]
     if per_cluster:
         _, of_row, sizes = np.unique(np.asarray(clusters), return_inverse=True, return_counts=True)
         w = w / sizes[of_row]
-    low, high = np.quantile((w @ np.asarray(values, dtype=float)) / w.sum(axis=1), [0.025, 0.975])
+    if once:
+        w = (w > 0).astype(float)
+    tail = (1 - level) / 2
+    low, high = np.quantile((w @ np.asarray(values, dtype=float)) / w.sum(axis=1), [tail, 1 - tail])
     return float(low), float(high)
+
+
+SLIPS_8_6 = {  # the slip's interval (as _cluster_mean_interval's options) -> what the student did
+    "per_cluster": "yours is the mean of the drawn clusters' means, each cluster counting once: the statistic is the "
+                   "mean of all drawn rows, so a big cluster weighs by its rows",
+    "once": "a cluster drawn twice must bring its rows twice: a resample draws clusters with replacement, and a "
+            "repeat counts as often as it is drawn",
+    "level": "yours is a 90% interval (the 5th and 95th percentiles); a 95% interval reads the 2.5th and 97.5th",
+    "rows": "yours is the ordinary bootstrap: you draw single rows, so rows of one cluster are no longer drawn "
+            "together",
+}
 
 
 def _cluster_cases() -> list[tuple[str, np.ndarray, np.ndarray]]:  # (what each tests, values, clusters)
@@ -263,13 +278,21 @@ def check_8_6(cluster_interval, ratio=None, hint: int = 1) -> bool:
             got = cluster_interval(values.copy(), clusters.copy(), 5000, 0)
             low, high, width = float(got[0]), float(got[1]), want[1] - want[0]  # (low, high)
             # measured (5,000 resamples, seeds 0-29): the solution's ends within 4% of the width, a 90% one 8-14% off
-            assert abs(low - want[0]) < 0.07 * width and abs(high - want[1]) < 0.07 * width, (
-                f"case {name!r}: you return ({low:.3f}, {high:.3f}), expected about ({want[0]:.3f}, {want[1]:.3f})"
-                + (" -- yours is the mean of the drawn clusters' means, each cluster counting once: the statistic "
-                   "is the mean of all drawn rows, so a big cluster weighs by its rows" if abs(low - slip[0]) + abs(
-                       high - slip[1]) < abs(low - want[0]) + abs(high - want[1]) else " -- yours is narrower: are "
-                   "you drawing single rows, or more clusters than there are?" if high - low < 0.9 * width else ""))
+            if abs(low - want[0]) < 0.07 * width and abs(high - want[1]) < 0.07 * width:
+                continue
+            slips = {"per_cluster": slip, "once": _cluster_mean_interval(values, clusters, once=True),
+                     "level": _cluster_mean_interval(values, clusters, level=0.90),
+                     "rows": _cluster_mean_interval(values, np.arange(len(values)))}
+            off = {k: abs(low - v[0]) + abs(high - v[1]) for k, v in slips.items()
+                   if abs(v[0] - want[0]) + abs(v[1] - want[1]) > 0.1 * width}  # a slip that changes this case
+            nearest = min(off, key=off.get) if off else None
+            raise AssertionError(f"case {name!r}: you return ({low:.3f}, {high:.3f}), expected about ({want[0]:.3f}, "
+                                 f"{want[1]:.3f})" + (f" -- {SLIPS_8_6[nearest]}" if nearest and off[nearest] <
+                                                       0.1 * width else ""))
         # measured: 2.05 ± 0.05 over seeds 0-14 with 5,000 resamples (2.07 exactly); by system 0.21, by row 1
+        if ratio is not None and abs(float(ratio) * _expected_ratio_8_6() - 1) < 0.1:
+            raise AssertionError(f"ratio_8_6 = {float(ratio):.2f} is the width without clusters over the width with "
+                                 "them: turn it over (width with clusters / width without)")
         assert ratio is not None and abs(float(ratio) - _expected_ratio_8_6()) < 0.2, (
             f"ratio_8_6 = {ratio}: your function is right; now on data_8_6() cluster by the column whose "
             "rows share their difficulty, and compare with every row as its own cluster (width over width)")

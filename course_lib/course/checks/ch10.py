@@ -11,7 +11,7 @@ import torch
 from scipy import stats
 
 from . import close, forbid, grading, hidden_rng, run
-from .ch10_cases import _split_cases, _split_mistake
+from .ch10_cases import _short, _split_cases, _split_mistake
 
 
 def check_10_1(student_cos, hint: int = 1) -> bool:
@@ -67,7 +67,16 @@ def check_10_2(student_split, hint: int = 1) -> bool:
         for lps, refs, how in _split_cases():
             for pair in sorted(set(lps)):
                 copy = (list if isinstance(lps, list) else np.copy)
-                mistake = _split_mistake(lps, refs, pair, student_split(copy(lps), copy(refs), pair), how)
+                try:
+                    got = student_split(copy(lps), copy(refs), pair)
+                except (TypeError, ValueError, IndexError) as error:
+                    if how != "Python lists":
+                        raise
+                    raise AssertionError(f"lps = {_short(lps)}, refs = {_short(refs)}, test pair {str(pair)!r}: "
+                                         f"lps and refs are Python lists here, and your split fails on them (it "
+                                         f"raised {type(error).__name__}): a whole list compared with one string is "
+                                         "one False, not one answer per row; make arrays of them first") from None
+                mistake = _split_mistake(lps, refs, pair, got, how)
                 assert mistake is None, mistake
 
     return run("10.2", test, "leave the pair out, and close the leak of §3: no segment of the held-out pair, and "
@@ -79,8 +88,9 @@ def check_10_2(student_split, hint: int = 1) -> bool:
 
 
 def _inflation_cases():
-    """Cases for 10.3: (in_sample, held_out, human, lps) with pairs of different sizes, one pair whose
-    in-sample scores follow the humans much more closely, drawn with the grading seed in grading mode."""
+    """Cases for 10.3: (in_sample, held_out, human, lps) with pairs of different sizes, interleaved; in-sample
+    scores follow the humans more closely, except in the last pair (a negative inflation: the sign matters); drawn
+    with the grading seed in grading mode."""
     seed = hidden_rng("10.3").getrandbits(32) if grading() else 10
     rng = np.random.default_rng(seed)
     cases = []
@@ -90,6 +100,7 @@ def _inflation_cases():
         human = rng.normal(size=len(lps))
         noise_in = rng.uniform(0.3, 1.5, size=len(names))  # per pair: how well in-sample scores follow
         noise_out = noise_in + rng.uniform(0.2, 1.5, size=len(names))
+        noise_in[-1], noise_out[-1] = noise_out[-1] + 1.0, noise_in[-1]  # the last pair looks worse in-sample
         pos = np.searchsorted(names, lps)
         in_sample = human + rng.normal(size=len(lps)) * noise_in[pos]
         held_out = human + rng.normal(size=len(lps)) * noise_out[pos]
@@ -137,6 +148,16 @@ def check_10_3(student_inflation, hint: int = 1) -> bool:
             if all(close(np.log(got[k]) if got[k] > 0 else np.nan, v, 1e-6) for k, v in ratio.items()):
                 raise AssertionError(f"{case}: these are ratios r(in-sample) / r(held out); the inflation is their "
                                      "difference, in points of r")
+            if min(right.values()) < 0 and all(close(got[k], abs(v), 1e-6) for k, v in right.items()):
+                raise AssertionError(f"{case}: you return the size of each difference; a pair whose held-out scores "
+                                     "agree better has a negative inflation: keep the sign")
+            alone = _per_pair(in_sample, 0 * held_out, human, lps, lambda x, y: stats.pearsonr(x, y).statistic
+                              if x.std() > 0 else 0.0)
+            squared = _per_pair(in_sample, held_out, human, lps, lambda x, y: stats.pearsonr(x, y).statistic ** 2)
+            for other, why in ((alone, "these are r(in-sample) alone; the inflation is how much *higher* it is than "
+                                       "the held-out r"), (squared, "these are differences of r²; the table reports r")):
+                if all(close(got[k], v, 1e-6) for k, v in other.items()):
+                    raise AssertionError(f"{case}: {why}")
             wrong = {k: round(got[k], 3) for k, v in right.items() if not close(got[k], v, 1e-6)}
             assert not wrong, (f"{case}: right would be "
                                f"{ {k: round(v, 3) for k, v in right.items() if k in wrong} }, yours {wrong}")
