@@ -65,7 +65,7 @@ test-notebooks: $(STAMP)
 	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 
 ## make check NB=work/01_lexical_metrics.ipynb: run your copy of a chapter, one line per exercise [its run time]
-## make check NB=work/08_human_agreement.ipynb EX=8.2: check one exercise [a second to about a minute]
+## make check NB=work/08_human_agreement.ipynb EX=8.2: check one exercise [1-60 s]
 #   Runs only the cells it needs (the set-up cell, the exercise's own cells and the earlier cells defining the names
 #   they use), not the whole chapter. A failed check gives a hint; after repeated failed runs (they
 #   are remembered in your cache folder, not in the course), with HINT=2, or with
