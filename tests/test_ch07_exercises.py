@@ -90,6 +90,22 @@ def test_7_1_rejects(wrong, capsys):
     assert not passes(ch07.check_7_1, wrong, capsys)
 
 
+def mask_off_by_one(per_ref, n_refs):  # <= where < is needed: one padding row gets in
+    real = torch.arange(per_ref.shape[1])[None, :] <= torch.as_tensor(n_refs)[:, None]
+    return per_ref.masked_fill(~real[:, :, None], float("-inf")).max(dim=1).values
+
+
+def max_without_values(per_ref, n_refs):  # forgets .values: returns (values, indices)
+    return per_ref.masked_fill(~_real(per_ref, n_refs)[:, :, None], float("-inf")).max(dim=1)
+
+
+@pytest.mark.parametrize("wrong, named", [(mask_off_by_one, "positions 0 to n_refs - 1"),
+                                          (max_without_values, "take its .values")])
+def test_7_1_names_the_walkthroughs_slips(wrong, named, capsys):
+    reset_attempts("7.1")
+    assert_names_mistake(ch07.check_7_1, wrong, named=named, capsys=capsys)
+
+
 @pytest.mark.parametrize("wrong, named", [(best_f_row, "the reference with the best F"),
                                           (f_of_max_p_and_r, "you recompute F from the best P and the best R"),
                                           (mean_over_references, "you average over the references"),
@@ -134,8 +150,10 @@ def gap_skips_last(score_fn, cands, refs):  # off by one: range(len(cands) - 1)
 @pytest.mark.parametrize("wrong, named", [(gap_as_tensor, "you return a tensor"),
                                           (gap_signed, "the largest signed difference"),
                                           (gap_skips_last, "your gap leaves out pair 5 of 6"),
+                                          (gap_batch_vs_batch, "did you score each pair alone"),
+                                          (gap_mean, "you return the mean difference"),
                                           (gap_f_only, "you compare F only")],
-                         ids=["tensor", "signed", "skips last", "F only"])
+                         ids=["tensor", "signed", "skips last", "batch vs batch", "mean", "F only"])
 def test_7_2_names_the_mistake(wrong, named, capsys):
     from course_lib.course.checks import reset_attempts
 

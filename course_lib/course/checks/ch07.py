@@ -98,10 +98,13 @@ def _multi_ref_slip(per_ref, sizes, got) -> str | None:
         "not be the harmonic mean of the best P and the best R": torch.stack([p, r, 2 * p * r / (p + r)], dim=-1),
         "you average over the references; bert-score keeps the best of each": (per_ref * real[:, :, None]).sum(dim=1)
         / torch.tensor(sizes)[:, None],
-        "a padding 0 wins where every real score of a candidate is below 0: leave the padding out of the maximum":
+        "a padding 0 wins where every real score of a candidate is below 0: leave every padding row out of the "
+        "maximum (if you do mask: the real references sit at positions 0 to n_refs - 1)":
             per_ref.max(dim=1).values,
         "you take every cell that is not 0 as a real reference; a real score can be exactly 0: n_refs says which are "
         "real": per_ref.masked_fill(per_ref == 0, float("-inf")).max(dim=1).values,
+        "you took the maximum over P, R and F of each reference (dim 2); the references are dim 1":
+            per_ref.max(dim=2).values,
     }
     for why, value in slips.items():
         if value.shape == got.shape and torch.allclose(value, got, atol=1e-6) and not torch.allclose(best, got,
@@ -116,6 +119,8 @@ def check_7_1(multi_ref_max, hint: int = 1) -> bool:
     def test():
         for name, per_ref, sizes, expected in _batches_7_1():
             got = multi_ref_max(per_ref.clone(), torch.tensor(sizes))
+            assert not (isinstance(got, tuple) and hasattr(got, "values") and hasattr(got, "indices")), (
+                "you return what torch.max(dim=...) returns, a pair (values, indices): take its .values")
             got = torch.as_tensor(got, dtype=torch.float32)
             assert got.shape == expected.shape, (f"{name}: return [n_cands, 3], one row per candidate; yours has "
                                                  f"shape {list(got.shape)}")
@@ -192,6 +197,12 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                                                        ".item()), one number a test can compare")
             want = _expected_gap(fn, cands, refs)
             diffs = _diffs(fn, cands, refs) if not close(got, want, 1e-6) else None
+            if diffs is not None and abs(float(got)) < 1e-9 and want > 1e-3:
+                raise AssertionError(f"on {name}, whose batch moves a score by {want:.4f}, you return 0: did you score "
+                                     "each pair alone (a list of one candidate and one reference) and compare?")
+            if diffs is not None and close(got, diffs.abs().mean().item(), 1e-6):
+                raise AssertionError(f"on {name} you return the mean difference; a test asks for the worst case: the "
+                                     "largest one")
             if diffs is not None and len(diffs) > 1:
                 skipped = [k for k in (0, len(diffs) - 1) if close(got, torch.cat([diffs[:k], diffs[k + 1:]]).abs()
                                                                    .max().item(), 1e-6)]
