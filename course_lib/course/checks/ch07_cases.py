@@ -1,7 +1,9 @@
 """Chapter 07a's cases for exercise 7.8 (predict, then run: what swapping candidates and references does under
 three settings): the pairs (drawn with the grading seed in grading mode), the gaps computed with course_lib (equal
 to bert-score's to 1e-5), the judge of a prediction and a run, and the explanation of each wrong prediction.
-`checks.ch07` imports these."""
+And exercise 7.3's: the Python calls to translate (drawn with the grading seed in grading
+mode), the command's own parser run on the student's flags, and the judge that names the first setting that
+differs. `checks.ch07` imports these."""
 from __future__ import annotations
 
 import functools
