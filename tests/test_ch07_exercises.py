@@ -236,23 +236,6 @@ def test_7_3(capsys):
     assert not passes(ch07.check_7_3, _always_flag, capsys)
 
 
-@pytest.mark.parametrize("wrong, named", [
-    (_flags_without_fast, "What does the command use when no tokenizer flag is given?"),
-    (_literal_tokenizer, "its name says the opposite of what it does"),
-    (_always_flag, "giving it sets the value to False"),
-    (_valued, "unrecognized arguments: True"),
-    (_no_baseline_file, "the baseline file is a setting too"),
-    (_int_layer, "is not a string"),
-    (_one_string, "one string per word"),
-    (_no_layer, "would use layer None"),
-    (_no_lang, "the call sets lang='en'"),
-    (_with_files, "the files and the model are already on the command line"),
-])
-def test_7_3_names_the_mistake(wrong, named, capsys):
-    reset_attempts("7.3")
-    assert_names_mistake(ch07.check_7_3, wrong, named=named, capsys=capsys)
-
-
 def _key_present(call):  # planted: a store_true flag whenever the call names the setting, even as False
     flags = _always_flag(call)
     return flags + [f"--{k}" for k in ("idf", "rescale_with_baseline") if k in call and f"--{k}" not in flags]
@@ -267,11 +250,21 @@ def _unknown_flag(call):
 
 
 @pytest.mark.parametrize("wrong, named", [
+    (_flags_without_fast, "What does the command use when no tokenizer flag is given?"),
+    (_literal_tokenizer, "its name says the opposite of what it does"),
+    (_always_flag, "giving it sets the value to False"),
+    (_valued, "unrecognized arguments: True"),
+    (_no_baseline_file, "the baseline file is a setting too"),
+    (_int_layer, "is not a string"),
+    (_one_string, "one string per word"),
+    (_no_layer, "would use layer None"),
+    (_no_lang, "the call sets lang='en'"),
+    (_with_files, "the files and the model are already on the command line"),
     (_key_present, "your command has idf on, the call off"),
     (_spaced, "is two words in one string"),
     (_unknown_flag, "the command has no flag '--layers'"),
 ])
-def test_7_3_names_the_walkthroughs_slips(wrong, named, capsys):
+def test_7_3_names_the_mistake(wrong, named, capsys):
     reset_attempts("7.3")
     assert_names_mistake(ch07.check_7_3, wrong, named=named, capsys=capsys)
 

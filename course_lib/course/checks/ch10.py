@@ -151,8 +151,7 @@ def check_10_3(student_inflation, hint: int = 1) -> bool:
             if min(right.values()) < 0 and all(close(got[k], abs(v), 1e-6) for k, v in right.items()):
                 raise AssertionError(f"{case}: you return the size of each difference; a pair whose held-out scores "
                                      "agree better has a negative inflation: keep the sign")
-            alone = _per_pair(in_sample, 0 * held_out, human, lps, lambda x, y: stats.pearsonr(x, y).statistic
-                              if x.std() > 0 else 0.0)
+            alone = {k: float(stats.pearsonr(in_sample[lps == k], human[lps == k]).statistic) for k in right}
             squared = _per_pair(in_sample, held_out, human, lps, lambda x, y: stats.pearsonr(x, y).statistic ** 2)
             for other, why in ((alone, "these are r(in-sample) alone; the inflation is how much *higher* it is than "
                                        "the held-out r"), (squared, "these are differences of r²; the table reports r")):
