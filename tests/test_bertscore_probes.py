@@ -38,3 +38,26 @@ def test_run_captured_returns_the_result_and_what_was_printed():
 
     got = probes.run_captured(noisy, 41)
     assert (got.result, got.stdout, got.stderr, got.progress_bars) == (42, "to stdout\n", "to stderr\n", 0)
+
+
+def test_cli_arguments_runs_the_commands_own_parser():
+    import pytest
+
+    assert probes.cli_arguments([])["use_fast_tokenizer"] is True  # store_false: absent means True
+    assert probes.cli_arguments(["--use_fast_tokenizer"])["use_fast_tokenizer"] is False
+    assert probes.cli_arguments(["--idf", "--num_layers", "3"])["idf"] is True
+    with pytest.raises(probes.CliRefused, match="unrecognized"):
+        probes.cli_arguments(["--idf", "True"])  # store_true takes no value
+
+
+def test_cli_declaration_and_flag_effect():
+    import pytest
+
+    assert "store_false" in probes.cli_declaration("--use_fast_tokenizer")
+    assert "store_true" in probes.cli_declaration("--idf")
+    with pytest.raises(ValueError, match="no flag '--fast'"):
+        probes.cli_declaration("--fast")
+    fast = probes.flag_effect("--use_fast_tokenizer", "use_fast_tokenizer")
+    assert "without --use_fast_tokenizer: True; with it: False" in fast and "opposite" in fast, fast
+    idf = probes.flag_effect("--idf", "idf")  # the same default both ways: no "opposite" sentence
+    assert "without --idf: False; with it: True" in idf and "opposite" not in idf, idf

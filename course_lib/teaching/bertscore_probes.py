@@ -9,7 +9,9 @@ readable line. Nothing here changes a score: every helper calls `bert-score` unm
   it started (not drawn);
 - `counting_model_loads()`: a `with` block that records every model `bert-score` loads inside it;
 - `plot_example_figure(...)`: `bert_score.plot_example`'s figure, returned instead of shown;
-- `run_cli(cands, refs, flags, ...)`: the `bert-score` command on temporary files, parsed (`CliRun`).
+- `run_cli(cands, refs, flags, ...)`: the `bert-score` command on temporary files, parsed (`CliRun`);
+- `cli_arguments(flags)`: what the command passes to `bert_score.score` for these flags (its own parser, no model);
+- `cli_declaration(flag)`: the line of the command's source that declares a flag.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from unittest import mock
@@ -149,3 +152,74 @@ def run_cli(cands: list[str], refs: list[str], *flag_sets: list[str], model: str
             stdout, _ = proc.communicate()
             runs.append(CliRun(flags, proc.returncode, *parse_cli_output(stdout)))
     return runs
+
+
+class CliRefused(ValueError):
+    """The command's parser refused the flags; the message is its last line on stderr."""
+
+
+def cli_arguments(flags: list[str]) -> dict:
+    """The keyword arguments `bert-score -r refs.txt -c cands.txt --model <model> FLAGS` passes to
+    `bert_score.score`: the command's own `main` runs (its argparse parser, its defaults) with a stand-in for
+    `bert_score.score` that records them and computes nothing. Raises CliRefused when the parser refuses."""
+    import bert_score
+    import bert_score_cli.score as cli
+    import torch
+
+    class Recorded(Exception):
+        pass
+
+    seen = {}
+
+    def stand_in(cands, refs, **kwargs):
+        seen.update(kwargs)
+        raise Recorded
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("cands.txt", "refs.txt"):
+            (Path(tmp) / name).write_text("A cat.\n", encoding="utf-8")
+        argv = ["bert-score", "-r", str(Path(tmp) / "refs.txt"), "-c", str(Path(tmp) / "cands.txt"),
+                "--model", "<model>", *flags]
+        said = io.StringIO()
+        with mock.patch.object(sys, "argv", argv), mock.patch.object(bert_score, "score", stand_in), \
+                mock.patch.object(torch.multiprocessing, "set_sharing_strategy", lambda *a: None), \
+                contextlib.redirect_stderr(said):
+            try:
+                cli.main()
+            except Recorded:
+                return dict(seen)
+            except SystemExit:
+                raise CliRefused((said.getvalue().strip().splitlines() or ["(no message)"])[-1]) from None
+    raise CliRefused("the command did not reach bert_score.score")
+
+
+def cli_declaration(flag: str) -> str:
+    """The `add_argument(...)` call of the `bert-score` command's source that declares `flag`, on one line."""
+    import inspect
+
+    import bert_score_cli.score as cli
+
+    calls = re.findall(r"add_argument\((.*?)\)\s*\n", inspect.getsource(cli.main), flags=re.S)
+    found = [" ".join(c.split()) for c in calls if re.search(rf"[\"']{re.escape(flag)}[\"']", c)]
+    if not found:
+        raise ValueError(f"the bert-score command declares no flag {flag!r}")
+    return f"parser.add_argument({found[0]})"
+
+
+def flag_effect(flag: str, setting: str) -> str:
+    """The command's declaration of `flag`, the value of `setting` its parser passes to `bert_score.score` without
+    and with the flag, and `bert_score.score`'s own default; when the two defaults differ, what that means."""
+    import inspect
+
+    import bert_score
+
+    without, given = (cli_arguments(flags)[setting] for flags in ([], [flag]))
+    default = inspect.signature(bert_score.score).parameters[setting].default
+    lines = [cli_declaration(flag),
+             f"{setting} passed to bert_score.score by the command: without {flag}: {without}; with it: {given}",
+             f"bert_score.score's own default: {setting}={default}"]
+    if without != default:
+        lines.append(textwrap.fill(f"The command's default is the opposite of the Python function's: a Python call "
+                                   f"that leaves {setting} at its default computes what the command computes only "
+                                   f"with {flag}, which sets {setting} to {given}.", width=110))
+    return "\n".join(lines)

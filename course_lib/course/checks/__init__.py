@@ -12,9 +12,10 @@ COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered betwe
 processes (`make check` starts a fresh process each run) in a small JSON file in the user's cache
 folder (course_lib.paths.user_cache_dir(), overridable with COURSE_CACHE), never in the course
 folder, counted per notebook copy (`notebook_copy()`: two students' files never share a count); a
-pass forgets the exercise's failures. Exercise 7.8 (predict, then run) is judged on the first prediction this
-notebook copy gave (`first_answer`, kept in first_answers.json beside the attempts file, learning mode only:
-grading keeps nothing, so a grading run judges the prediction saved in the notebook); `reset_attempts` forgets it.
+pass forgets the exercise's failures. Exercise 7.8 (predict, then run) keeps the first prediction this notebook copy
+gave (`first_answer`, in first_answers.json beside the attempts file, learning mode only: grading keeps nothing) and
+its pass reports how that one fared; the check itself judges the prediction as given, once the run is right, so a
+wrong one is corrected after reading why; `reset_attempts` forgets it.
 
 Two modes, one set of checks. Learning (the default): a check prints ✅ or ❌ with a hint and returns
 True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config.py that `make
@@ -69,7 +70,7 @@ class CheckFailed(AssertionError):
     """A failing check in grading mode: its message is the first-level hint, never the code."""
 
 
-def report(exercise: str, ok: bool, hint: str = "") -> bool:
+def report(exercise: str, ok: bool, hint: str = "", note: str = "") -> bool:
     """Print a pass line or a hint line; return `ok`. In grading mode a failure raises CheckFailed.
     With $COURSE_CHECK_RESULTS set (make check), the result is also appended to that file as a JSON
     line: make check reads results from there, never from printed text."""
@@ -77,7 +78,7 @@ def report(exercise: str, ok: bool, hint: str = "") -> bool:
     if not ok and grading():
         raise CheckFailed(f"Exercise {exercise}: not passed. {hint}")
     if ok:
-        print(f"✅ Exercise {exercise}: passed.")
+        print(f"✅ Exercise {exercise}: passed." + (f" {note}" if note else ""))
     else:
         print(f"❌ Exercise {exercise}: not yet. Hint: {hint}")
     return ok
@@ -113,13 +114,13 @@ def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool)
     return hint
 
 
-def run(exercise: str, test, hint: str, code: str = "", level: int = 1) -> bool:
+def run(exercise: str, test, hint: str, code: str = "", level: int = 1, note: list | None = None) -> bool:
     """Run `test()` (which asserts); a failure of any kind becomes a hint, never a traceback.
 
     `hint` names the concept; an assertion's message adds the failing case; `code` (the code-level
     hint) is added when `level` (or $COURSE_HINT) >= 2 or after CODE_HINT_AFTER failed attempts of
     this exercise with the same mistake (the same hint, numbers aside), remembered across processes (see the module's docstring). An untouched stub
-    (NotImplementedError) is not counted as an attempt.
+    (NotImplementedError) is not counted as an attempt. `note`, a list `test` may fill, is added to the pass line.
     """
     try:
         test()
@@ -135,7 +136,7 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1) -> bool:
         return report(exercise, False, _hint_text(exercise, f"your code raised {type(err).__name__}: {err}. "
                                                   + _sentence(hint), code, level, attempted=True))
     _forget(exercise)
-    return report(exercise, True)
+    return report(exercise, True, note=" ".join(note or []))
 
 
 def close(a, b, tol: float = 1e-6) -> bool:

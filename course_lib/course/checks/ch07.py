@@ -175,6 +175,13 @@ def _gap(score_fn, cands, refs) -> float:
     return _diffs(score_fn, cands, refs).abs().max().item()
 
 
+def _reordered_gap(score_fn, cands, refs) -> float:
+    """The slip of comparing a batch with the same batch reversed (realigned): no pair is ever scored alone."""
+    batch = torch.stack(score_fn(cands, refs), dim=-1)
+    backwards = torch.stack(score_fn(cands[::-1], refs[::-1]), dim=-1).flip(0)
+    return (batch - backwards).abs().max().item()
+
+
 def _diffs(score_fn, cands, refs) -> torch.Tensor:
     """[n, 3]: each pair's (P, R, F) scored in the batch minus scored alone."""
     batch = torch.stack(score_fn(cands, refs), dim=-1)
@@ -197,6 +204,14 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                                                        ".item()), one number a test can compare")
             want = _expected_gap(fn, cands, refs)
             diffs = _diffs(fn, cands, refs) if not close(got, want, 1e-6) else None
+            if diffs is not None and want < 1e-5 and abs(float(got)) > 1e-3:
+                raise AssertionError(f"on {name}, which no batch moves (its gap is below 1e-5), you return "
+                                     f"{float(got):.4f}: you compare different pairs; compare pair k in the batch "
+                                     "with pair k scored alone, the pairs in the same order")
+            if diffs is not None and close(got, _reordered_gap(fn, cands, refs), 1e-6):
+                raise AssertionError(f"on {name} you compare the batch with the same pairs in another order: both "
+                                     "runs share the other pairs, so what the batch adds (a batch mean, a sort) is in "
+                                     "both and cancels; compare with each pair scored alone, with no other pairs")
             if diffs is not None and abs(float(got)) < 1e-9 and want > 1e-3:
                 raise AssertionError(f"on {name}, whose batch moves a score by {want:.4f}, you return 0: did you score "
                                      "each pair alone (a list of one candidate and one reference) and compare?")
@@ -253,16 +268,23 @@ def check_7_3(student_flags, hint: int = 1) -> bool:
 
 def check_7_8(prediction, gaps, hint: int = 1) -> bool:
     """prediction: {"plain" | "idf" | "rescaled": (swapped P equals the original R?, F stays the same?)}, written
-    before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8()."""
+    before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8().
+    A wrong prediction fails with why; corrected to what the run shows, it passes, and the pass says how the first
+    prediction (kept when the pairs were handed out) fared."""
+    record = []
+
     def test():
-        _judge_7_8(prediction, gaps)
+        on_record = _judge_7_8(prediction, gaps)
+        if not grading():  # a grading run keeps no first prediction
+            record.append(f"On record: {on_record}.")
     return run("7.8", test, "score (cands, refs) and (refs, cands) with the same settings; compare the swapped P with "
                             "the original R and the swapped F with the original F, the largest absolute difference "
                             "over the pairs.",
                code="c, r = ch07.pairs_7_8(); for each setting opts ({}, {'idf': True}, {'rescale_with_baseline': "
                     "True, 'lang': 'en', 'baseline_path': BASELINE}): P, R, F = bert_score.score(c, r, model_type="
                     "MODEL, num_layers=LAYER, **opts); P2, R2, F2 = bert_score.score(r, c, ...same...); gaps_7_8["
-                    "setting] = ((P2 - R).abs().max().item(), (F2 - F).abs().max().item())", level=hint)
+                    "setting] = ((P2 - R).abs().max().item(), (F2 - F).abs().max().item())", level=hint,
+               note=record)
 
 
 # 7.4 - 7.7 (chapter 07b) live in ch07b; a notebook calls them from here

@@ -1,6 +1,7 @@
 """Chapter 07a's cases for exercise 7.8 (predict, then run: what swapping candidates and references does under
 three settings): the pairs (drawn with the grading seed in grading mode), the gaps computed with course_lib (equal
-to bert-score's to 1e-5), the judge of a prediction and a run, and the explanation of each wrong prediction.
+to bert-score's to 1e-5), the judge of a prediction and a run (the reasons it quotes live in
+course_lib.teaching.swapping).
 And exercise 7.3's: the Python calls to translate (drawn with the grading seed in grading
 mode), the command's own parser run on the student's flags, and the judge that names the first setting that
 differs. `checks.ch07` imports these."""
@@ -10,24 +11,11 @@ import functools
 import math
 import re
 
+from course_lib.teaching.swapping import SAME, WHY as WHY_7_8, SETTINGS as SETTINGS_7_8
+
 from . import first_answer, grading, hidden_rows
 
-SETTINGS_7_8 = ("plain", "idf", "rescaled")
-SAME_7_8 = 1e-6  # a gap below this is "the same" (float32 noise is about 1e-7)
 TOLERANCE_7_8 = 3e-5  # bert-score and course_lib agree to 1e-5 on each score, so a gap to about twice that
-
-WHY_7_8 = {  # (setting, "P" or "F", what the student predicted) -> why the run says otherwise
-    ("plain", "P", False): "without idf or rescaling every token weighs the same and greedy matching is symmetric: "
-                           "the swapped candidate's P is the original reference's R, exactly (chapter 04)",
-    ("plain", "F", False): "F = 2PR / (P + R) does not change when P and R trade places",
-    ("idf", "P", True): "bert_score.score(..., idf=True) computes the idf weights from `refs`; after the swap they "
-                        "come from the former candidates: other weights, so other P and R",
-    ("idf", "F", True): "the idf weights come from `refs`, so after the swap from other texts: P and R change by "
-                        "different amounts, and F with them",
-    ("rescaled", "P", True): "rescaling uses the baseline b_P for P and b_R for R (the baseline file has one column "
-                             "per score): the swapped P is the original raw R rescaled with P's baseline, not R's",
-    ("rescaled", "F", False): "raw F is the same both ways, and F is rescaled with b_F both times: it does not change",
-}
 
 
 def pairs_7_8(prediction=None) -> tuple[list[str], list[str]]:
@@ -90,10 +78,10 @@ def _said(same: bool) -> str:
     return "the same" if same else "a change"
 
 
-def _judge_7_8(prediction, gaps) -> None:
-    """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that the first
-    prediction this notebook copy made agrees with it; each failure names the mistake (a wrong prediction: what
-    was predicted before the run, what the run shows, why)."""
+def _judge_7_8(prediction, gaps) -> str:
+    """Assert that `prediction` was made, that `gaps` is what the swap gives on pairs_7_8(), and that `prediction`
+    agrees with it; each failure names the mistake (a wrong prediction: what was predicted, what the run shows,
+    why). Return how the first prediction of this notebook copy (made before the run) fared, for the record."""
     first = _first_prediction(prediction)
     assert gaps is not None, "now run the swap and set gaps_7_8 to the measured gaps"
     assert isinstance(gaps, dict) and set(gaps) == set(SETTINGS_7_8), (
@@ -126,18 +114,22 @@ def _judge_7_8(prediction, gaps) -> None:
             f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}), which is not what swapping "
             "ch07.pairs_7_8() gives: score (cands, refs) and (refs, cands) with the same settings; the gaps are "
             "(the largest |swapped P - original R|, the largest |swapped F - original F|) over the five pairs")
-    wrong = [f"{name} {part}: you predicted {_said(guess)} before running; the run shows {_said(gap < SAME_7_8)}: "
-             f"why? {WHY_7_8.get((name, part, guess), '')}".rstrip()
-             for name in SETTINGS_7_8 for part, guess, gap in zip("PF", first[name], want[name])
-             if guess != (gap < SAME_7_8)]
     now = {name: tuple(bool(g) for g in prediction[name]) for name in SETTINGS_7_8}
-    later = ("; your prediction_7_8 now differs from that first one, but a prediction counts before the run: the "
-             "check judges the first it saw in this notebook" if now != first else
-             "; a prediction counts before the run: the check keeps this first one")
-    later += " (course_lib.course.checks.reset_attempts('7.8') forgets it, to start the exercise over)"
+    wrong = [f"{name} {part}: you predicted {_said(guess)}; the run shows {_said(gap < SAME)}: why? "
+             f"{WHY_7_8.get((name, part, guess), '')}".rstrip()
+             for name in SETTINGS_7_8 for part, guess, gap in zip("PF", now[name], want[name])
+             if guess != (gap < SAME)]
     were = "was" if len(wrong) == 1 else "were"
     assert not wrong, (f"your run is right; {len(wrong)} of your 6 predictions {were} not: " + "; ".join(wrong)
-                       + later)
+                       + ". Read why, then correct prediction_7_8 to what the run shows (on record: "
+                       + _record_7_8(first, want) + ")")
+    return _record_7_8(first, want)
+
+
+def _record_7_8(first: dict, want: dict) -> str:
+    """How many of the six parts of the prediction made before the run the run confirms, in words."""
+    right = sum(guess == (gap < SAME) for name in SETTINGS_7_8 for guess, gap in zip(first[name], want[name]))
+    return f"your prediction before the run had {right} of 6 right"
 
 
 # ------------------------------------------------------------------ 7.3: from a Python call to the command line
@@ -178,47 +170,17 @@ def _calls_7_3() -> list[dict]:
 
 
 def _cli_settings(flags) -> dict:
-    """What `bert-score -r refs.txt -c cands.txt --model <model> FLAGS` passes to `bert_score.score`: the
-    command's own `main` runs (its argparse parser, its defaults) with a stand-in for `bert_score.score` that
-    records the arguments and computes nothing. Raises AssertionError when the parser refuses the flags."""
-    import contextlib
-    import io
-    import sys
-    import tempfile
-    from pathlib import Path
-    from unittest import mock
+    """What `bert-score -r refs.txt -c cands.txt --model <model> FLAGS` passes to `bert_score.score` for 7.3's
+    settings (the command's own parser runs: `probes.cli_arguments`). Raises AssertionError, naming why, when the
+    parser refuses the flags."""
+    from course_lib.teaching import bertscore_probes as probes
 
-    import bert_score
-    import bert_score_cli.score as cli
-    import torch
-
-    class Recorded(Exception):
-        pass
-
-    seen = {}
-
-    def stand_in(cands, refs, **kwargs):
-        seen.update(kwargs)
-        raise Recorded
-
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in ("cands.txt", "refs.txt"):
-            (Path(tmp) / name).write_text("A cat.\n", encoding="utf-8")
-        argv = ["bert-score", "-r", str(Path(tmp) / "refs.txt"), "-c", str(Path(tmp) / "cands.txt"),
-                "--model", "<model>", *flags]
-        said = io.StringIO()
-        with mock.patch.object(sys, "argv", argv), mock.patch.object(bert_score, "score", stand_in), \
-                mock.patch.object(torch.multiprocessing, "set_sharing_strategy", lambda *a: None), \
-                contextlib.redirect_stderr(said):
-            try:
-                cli.main()
-            except Recorded:
-                return {k: seen.get(k) for k in SETTINGS_7_3}
-            except SystemExit:
-                error = (said.getvalue().strip().splitlines() or ["(no message)"])[-1]
-                raise AssertionError(f"the command refuses your flags {list(flags)}: {error!r}. "
-                                     f"{_refusal(flags, error)}") from None
-    raise AssertionError("the command did not reach bert_score.score with your flags")
+    try:
+        seen = probes.cli_arguments(list(flags))
+    except probes.CliRefused as refused:
+        raise AssertionError(f"the command refuses your flags {list(flags)}: {str(refused)!r}. "
+                             f"{_refusal(flags, str(refused))}") from None
+    return {k: seen.get(k) for k in SETTINGS_7_3}
 
 
 def _refusal(flags, error: str) -> str:

@@ -151,7 +151,7 @@ def _write_first(data: dict) -> bool:
 
 def first_answer(exercise: str, answer):
     """The first answer (JSON data) given to `exercise` in this notebook copy, `answer` itself when none was
-    kept yet (then it is kept): a prediction is judged as first written, before the run, not as corrected after
+    kept yet (then it is kept): a prediction's record is the one written before the run, not one corrected after
     it. In grading mode nothing is kept (each run is a fresh process): `answer` comes back as given."""
     if grading():
         return answer
