@@ -77,6 +77,18 @@ def gap_f_only(score_fn, cands, refs):  # ignores P and R
     return (batch - alone).abs().max().item()
 
 
+def gap_p_only(score_fn, cands, refs):  # ignores R and F (a walkthrough got "another order" for it)
+    batch = score_fn(cands, refs)[0]
+    alone = torch.cat([score_fn([c], [r])[0] for c, r in zip(cands, refs)])
+    return (batch - alone).abs().max().item()
+
+
+def gap_p_and_r(score_fn, cands, refs):  # ignores F
+    batch = torch.stack(score_fn(cands, refs)[:2], dim=-1)
+    alone = torch.cat([torch.stack(score_fn([c], [r])[:2], dim=-1) for c, r in zip(cands, refs)])
+    return (batch - alone).abs().max().item()
+
+
 # ------------------------------------------------------------------ 7.1
 
 def test_7_1_solution_passes(capsys):
@@ -99,7 +111,13 @@ def max_without_values(per_ref, n_refs):  # forgets .values: returns (values, in
     return per_ref.masked_fill(~_real(per_ref, n_refs)[:, :, None], float("-inf")).max(dim=1)
 
 
+def mask_drops_last_real(per_ref, n_refs):  # n_refs - 1 as the last index: < n_refs - 1 leaves the last one out
+    real = torch.arange(per_ref.shape[1])[None, :] < torch.as_tensor(n_refs)[:, None] - 1
+    return per_ref.masked_fill(~real[:, :, None], float("-inf")).max(dim=1).values
+
+
 @pytest.mark.parametrize("wrong, named", [(mask_off_by_one, "positions 0 to n_refs - 1"),
+                                          (mask_drops_last_real, "you leave out each candidate's last real reference"),
                                           (max_without_values, "take its .values")])
 def test_7_1_names_the_walkthroughs_slips(wrong, named, capsys):
     reset_attempts("7.1")
@@ -166,9 +184,11 @@ def gap_pairs_mismatched(score_fn, cands, refs):  # alone scores taken in revers
                                           (gap_skips_last, "your gap leaves out pair 5 of 6"),
                                           (gap_batch_vs_batch, "did you score each pair alone"),
                                           (gap_mean, "you return the mean difference"),
-                                          (gap_f_only, "you compare F only")],
+                                          (gap_f_only, "you compare F only"),
+                                          (gap_p_only, "you compare P only"),
+                                          (gap_p_and_r, "you compare P and R only")],
                          ids=["tensor", "reversed batch", "mismatched pairs", "signed", "skips last",
-                              "batch vs batch", "mean", "F only"])
+                              "batch vs batch", "mean", "F only", "P only", "P and R only"])
 def test_7_2_names_the_mistake(wrong, named, capsys):
     from course_lib.course.checks import reset_attempts
 
@@ -598,7 +618,7 @@ RIGHT_7_8 = {"plain": (True, True), "idf": (False, False), "rescaled": (False, T
 
 def _gaps_7_8():
     """The check's own gaps on ch07.pairs_7_8() and those of the slip "swapped P compared with the original P"."""
-    return ch07_cases._expected_7_8(*map(tuple, ch07.pairs_7_8()))
+    return ch07_cases._expected_7_8(*map(tuple, ch07_cases._pairs_7_8()))
 
 
 def test_7_8_solution_passes(capsys):
@@ -686,18 +706,30 @@ def test_7_8_the_prediction_is_kept_when_the_pairs_are_handed_out(capsys):
     """ch07.pairs_7_8(prediction) keeps the prediction before any run: a right one given only at the check after the
     run passes, and the record is the one handed in with the pairs."""
     want, _ = _gaps_7_8()
-    assert ch07.pairs_7_8({k: (True, True) for k in RIGHT_7_8}) == ch07.pairs_7_8()
+    assert ch07.pairs_7_8({k: (True, True) for k in RIGHT_7_8}) == ch07_cases._pairs_7_8()
     ch07.check_7_8(RIGHT_7_8, want)
     out = capsys.readouterr().out
     assert out.startswith("✅") and "had 3 of 6 right" in out, out
 
 
-def test_7_8_a_right_first_prediction_passes_and_a_pass_forgets_it(capsys):
+def test_7_8_the_record_outlives_a_pass_and_reset_attempts_forgets_it(capsys):
+    """A pass does not clear the record: a corrected prediction run again still reports the first one."""
     want, _ = _gaps_7_8()
-    assert passes(ch07.check_7_8, RIGHT_7_8, None, capsys) is False  # the prediction first, before the run
+    wrong = {k: (True, True) for k in RIGHT_7_8}
+    assert passes(ch07.check_7_8, wrong, None, capsys) is False  # the prediction first, before the run
+    assert not passes(ch07.check_7_8, wrong, want, capsys)
+    for _ in range(2):  # the pass, then a Run All with the corrected prediction
+        ch07.check_7_8(RIGHT_7_8, want)
+        assert "had 3 of 6 right" in capsys.readouterr().out
+    reset_attempts("7.8")
+    assert not first_answers_file().exists() or "7.8" not in first_answers_file().read_text()
     ch07.check_7_8(RIGHT_7_8, want)
     assert "had 6 of 6 right" in capsys.readouterr().out
-    assert not first_answers_file().exists() or "7.8" not in first_answers_file().read_text()
+
+
+def test_7_8_the_pairs_need_a_prediction():
+    with pytest.raises(AssertionError, match="first write your prediction"):
+        ch07.pairs_7_8()
 
 
 def test_7_8_grading_keeps_no_first_prediction(monkeypatch, capsys):
@@ -724,10 +756,10 @@ def test_7_8_hint_reveals_nothing_before_the_prediction(capsys):
 
 
 def test_7_8_pairs_are_drawn_with_the_grading_seed(monkeypatch):
-    published = ch07.pairs_7_8()
+    published = ch07_cases._pairs_7_8()
     monkeypatch.setenv("COURSE_GRADING", "1")
     monkeypatch.setenv("COURSE_GRADING_SEED", "3")
-    hidden = ch07.pairs_7_8()
+    hidden = ch07_cases._pairs_7_8()
     assert len(hidden[0]) == 5 and not set(hidden[0]) & set(published[0])
 
 

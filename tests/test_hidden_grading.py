@@ -115,7 +115,7 @@ def answer_7_8():
     from course_lib.course.checks import ch07
     from course_lib.model import embedded_model_path
 
-    cands, refs = ch07.pairs_7_8()
+    cands, refs = ch07.pairs_7_8({k: (True, True) for k in ('plain', 'idf', 'rescaled')})
     baseline = str(default_baseline_path(None))
     settings = {"plain": {}, "idf": {"idf": True},
                 "rescaled": {"rescale_with_baseline": True, "lang": "en", "baseline_path": baseline}}

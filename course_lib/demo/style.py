@@ -105,7 +105,12 @@ CSS = f"""
 .bertscore-demo.jupyter-widgets-disconnected > * {{ opacity: 0.35; pointer-events: none; }}
 /* after a reload, the kept settings are on their way (demo/page.js): no old numbers meanwhile */
 .bertscore-demo:has(.bsd-restoring) .bertscore-demo-scores, .bertscore-demo:has(.bsd-restoring) .bertscore-demo-heatmap,
-.bertscore-demo:has(.bsd-restoring) .bertscore-demo-worst, .bertscore-demo:has(.bsd-restoring) .bertscore-demo-message
+.bertscore-demo:has(.bsd-restoring) .bertscore-demo-worst, .bertscore-demo:has(.bsd-restoring) .bertscore-demo-message,
+/* ... and before page.js has run at all (it loads after the other widgets draw): it may be about to restore */
+.bertscore-demo-keep:not(:has(.bsd-behaviour)) .bertscore-demo-scores,
+.bertscore-demo-keep:not(:has(.bsd-behaviour)) .bertscore-demo-heatmap,
+.bertscore-demo-keep:not(:has(.bsd-behaviour)) .bertscore-demo-worst,
+.bertscore-demo-keep:not(:has(.bsd-behaviour)) .bertscore-demo-message
   {{ visibility: hidden; }}
 .bertscore-demo.jupyter-widgets-disconnected::before {{
   content: "The kernel was restarted: this demo is no longer connected. Run the cell again (Run \\25B8  Run All Cells).";

@@ -119,6 +119,8 @@ class Demo(_Shown):
                                                                      align_items="flex-start"))],
                              layout=w.Layout(width="100%", max_width="1400px"))
         self.widget.add_class(CSS_PREFIX)
+        if keep:  # until page.js runs, it cannot say whether kept settings are on their way: no numbers (style.py)
+            self.widget.add_class(f"{CSS_PREFIX}-keep")
         self.result = None
         self._filling = False
         self._handled = 0

@@ -5,7 +5,7 @@ correct result is known from course_lib or fixed data (never from the student's 
 hard-coded score), prints one line -- a pass, or a hint -- and returns True or False. Tests call the
 same checkers on planted wrong answers.
 
-Hints come in two tiers. A failure first names the concept and the failing case. The code-level
+Hints come in two tiers. A failure first names the mistake (the failing case), then the concept. The code-level
 hint (the expression to write) comes after the same mistake is repeated (`CODE_HINT_AFTER` failures
 with the same first-level hint, numbers aside: three different honest slips never show the code), or at once when the check is called with `hint=2` or the environment variable
 COURSE_HINT is 2 (`make check ... HINT=2`). Failed attempts are remembered between kernels and
@@ -117,7 +117,7 @@ def _hint_text(exercise: str, hint: str, code: str, level: int, attempted: bool)
 def run(exercise: str, test, hint: str, code: str = "", level: int = 1, note: list | None = None) -> bool:
     """Run `test()` (which asserts); a failure of any kind becomes a hint, never a traceback.
 
-    `hint` names the concept; an assertion's message adds the failing case; `code` (the code-level
+    `hint` names the concept; an assertion's message, the mistake or the failing case, comes before it; `code` (the code-level
     hint) is added when `level` (or $COURSE_HINT) >= 2 or after CODE_HINT_AFTER failed attempts of
     this exercise with the same mistake (the same hint, numbers aside), remembered across processes (see the module's docstring). An untouched stub
     (NotImplementedError) is not counted as an attempt. `note`, a list `test` may fill, is added to the pass line.
@@ -129,9 +129,10 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1, note: li
                       + _sentence(_hint_text(exercise, hint, code, level, attempted=False)))
     except ForbiddenCall as err:
         return report(exercise, False, _hint_text(exercise, f"{err} {_sentence(hint)}", code, level, attempted=True))
-    except AssertionError as err:
-        detail = f" ({err})" if str(err) else ""
-        return report(exercise, False, _hint_text(exercise, hint + detail, code, level, attempted=True))
+    except AssertionError as err:  # the mistake the check named first, then the idea
+        mistake = str(err).strip().rstrip(".")
+        said = f"{mistake}. The idea: {hint}" if mistake else hint
+        return report(exercise, False, _hint_text(exercise, said, code, level, attempted=True))
     except Exception as err:  # a student's code may fail in any way
         return report(exercise, False, _hint_text(exercise, f"your code raised {type(err).__name__}: {err}. "
                                                   + _sentence(hint), code, level, attempted=True))

@@ -12,10 +12,10 @@ from functools import lru_cache
 
 import torch
 
-from course_lib.teaching.planted import sorted_separately_score as _sorted_separately
-
 from . import close, grading, run
 from .ch07_cases import _calls_7_3, _judge_7_3, _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
+from .ch07_gaps_cases import (_batch_centred, _columns_seen, _diffs, _expected_gap, _last_pair_shifted,  # noqa: F401
+                              _moved, _reordered_gap, _sorted_separately)
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -105,6 +105,10 @@ def _multi_ref_slip(per_ref, sizes, got) -> str | None:
         "real": per_ref.masked_fill(per_ref == 0, float("-inf")).max(dim=1).values,
         "you took the maximum over P, R and F of each reference (dim 2); the references are dim 1":
             per_ref.max(dim=2).values,
+        "you leave out each candidate's last real reference: the real ones sit at positions 0 to n_refs - 1, so a "
+        "position k is real when k < n_refs":
+            per_ref.masked_fill(~(torch.arange(per_ref.shape[1])[None, :] < torch.tensor(sizes)[:, None] - 1)[:, :, None],
+                                float("-inf")).max(dim=1).values,
     }
     for why, value in slips.items():
         if value.shape == got.shape and torch.allclose(value, got, atol=1e-6) and not torch.allclose(best, got,
@@ -138,56 +142,7 @@ def check_7_1(multi_ref_max, hint: int = 1) -> bool:
                     "return per_ref.masked_fill(~real[:, :, None], float('-inf')).max(dim=1).values", level=hint)
 
 
-# ------------------------------------------------------------------ 7.2: scorers with known gaps
-
-def _last_pair_shifted(cands, refs):
-    """A buggy scorer: in a batch of several pairs the last pair's R comes out 0.05 low (an off-by-one in the
-    batching); alone, every pair is right. Only the last pair shows the gap."""
-    import course_lib
-
-    P, R, F = course_lib.score(cands, refs)
-    if len(cands) > 1:
-        R = R.clone()
-        R[-1] -= 0.05
-    return P, R, 2 * P * R / (P + R)
-
-
-def _batch_centred(cands, refs):
-    """A buggy scorer: recall is centred on the batch mean (a statistic of the batch leaks in)."""
-    import course_lib
-
-    P, R, F = course_lib.score(cands, refs)
-    R = R - R.mean() + 0.5
-    return P, R, 2 * P * R / (P + R)
-
-
-_GAPS: dict = {}
-
-
-def _expected_gap(score_fn, cands, refs) -> float:
-    key = (score_fn, tuple(cands), tuple(refs))
-    if key not in _GAPS:
-        _GAPS[key] = _gap(score_fn, cands, refs)
-    return _GAPS[key]
-
-
-def _gap(score_fn, cands, refs) -> float:
-    return _diffs(score_fn, cands, refs).abs().max().item()
-
-
-def _reordered_gap(score_fn, cands, refs) -> float:
-    """The slip of comparing a batch with the same batch reversed (realigned): no pair is ever scored alone."""
-    batch = torch.stack(score_fn(cands, refs), dim=-1)
-    backwards = torch.stack(score_fn(cands[::-1], refs[::-1]), dim=-1).flip(0)
-    return (batch - backwards).abs().max().item()
-
-
-def _diffs(score_fn, cands, refs) -> torch.Tensor:
-    """[n, 3]: each pair's (P, R, F) scored in the batch minus scored alone."""
-    batch = torch.stack(score_fn(cands, refs), dim=-1)
-    alone = torch.cat([torch.stack(score_fn([c], [r]), dim=-1) for c, r in zip(cands, refs)])
-    return batch - alone
-
+# ------------------------------------------------------------------ 7.2 (its scorers and gaps: ch07_gaps_cases)
 
 def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
     """batch_invariance_gap(score_fn, cands, refs) -> float."""
@@ -204,6 +159,10 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                                                        ".item()), one number a test can compare")
             want = _expected_gap(fn, cands, refs)
             diffs = _diffs(fn, cands, refs) if not close(got, want, 1e-6) else None
+            if diffs is not None and (seen := _columns_seen(batch_invariance_gap, cands, refs)) not in ("", "PRF"):
+                raise AssertionError(f"on {name} you return {float(got):.4f}: you compare {' and '.join(seen)} only; "
+                                     "a batch can move any of P, R and F (this one moves "
+                                     f"{_moved(diffs)}): take all three")
             if diffs is not None and want < 1e-5 and abs(float(got)) > 1e-3:
                 raise AssertionError(f"on {name}, which no batch moves (its gap is below 1e-5), you return "
                                      f"{float(got):.4f}: you compare different pairs; compare pair k in the batch "
@@ -223,13 +182,15 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                                                                    .max().item(), 1e-6)]
                 assert not skipped, (f"on {name} your gap leaves out pair {skipped[0]} of {len(diffs)} (numbered from "
                                      "0): every pair must be scored alone and compared, the first and the last too")
-                assert not close(got, diffs[:, 2].abs().max().item(), 1e-6), (
-                    f"on {name} you compare F only; a batch can move P or R more than F: take all three")
             signed = () if diffs is None else (diffs.max().item(), (-diffs).max().item())
             assert not any(close(got, x, 1e-6) for x in signed), (
                 f"on {name} you return the largest signed difference; the gap is the largest |difference|: a "
                 "batch can move a score down as well as up")
             assert close(got, want, 1e-6), f"on {name} you return {float(got):.4f}, expected {want:.4f}"
+        seen = _columns_seen(batch_invariance_gap, cands, refs)  # scorers that move P, R or F alone
+        missing = " or ".join(k for k in "PRF" if k not in seen)
+        assert seen in ("", "PRF"), (f"on a scorer whose batch moves {missing} alone, your gap stays 0: you compare "
+                                     f"{' and '.join(seen)} only; take all three")
     return run("7.2", test, "score all pairs in one call, then each pair alone; return the largest "
                             "difference over all pairs and over P, R and F.",
                code="batch = torch.stack(score_fn(cands, refs), -1); alone = torch.cat([torch.stack(score_fn("
@@ -268,7 +229,7 @@ def check_7_3(student_flags, hint: int = 1) -> bool:
 
 def check_7_8(prediction, gaps, hint: int = 1) -> bool:
     """prediction: {"plain" | "idf" | "rescaled": (swapped P equals the original R?, F stays the same?)}, written
-    before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8().
+    before the run; gaps: {setting: (max |P swapped - R|, max |F swapped - F|)} measured on ch07.pairs_7_8(prediction).
     A wrong prediction fails with why; corrected to what the run shows, it passes, and the pass says how the first
     prediction (kept when the pairs were handed out) fared."""
     record = []
@@ -280,7 +241,7 @@ def check_7_8(prediction, gaps, hint: int = 1) -> bool:
     return run("7.8", test, "score (cands, refs) and (refs, cands) with the same settings; compare the swapped P with "
                             "the original R and the swapped F with the original F, the largest absolute difference "
                             "over the pairs.",
-               code="c, r = ch07.pairs_7_8(); for each setting opts ({}, {'idf': True}, {'rescale_with_baseline': "
+               code="c, r = ch07.pairs_7_8(prediction_7_8); for each setting opts ({}, {'idf': True}, {'rescale_with_baseline': "
                     "True, 'lang': 'en', 'baseline_path': BASELINE}): P, R, F = bert_score.score(c, r, model_type="
                     "MODEL, num_layers=LAYER, **opts); P2, R2, F2 = bert_score.score(r, c, ...same...); gaps_7_8["
                     "setting] = ((P2 - R).abs().max().item(), (F2 - F).abs().max().item())", level=hint,

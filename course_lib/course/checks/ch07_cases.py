@@ -19,11 +19,15 @@ TOLERANCE_7_8 = 3e-5  # bert-score and course_lib agree to 1e-5 on each score, s
 
 
 def pairs_7_8(prediction=None) -> tuple[list[str], list[str]]:
-    """7.8's (candidates, references): five WMT16 pairs the chapter never prints, one of each of five language pairs;
-    in grading mode five others, drawn with the grading seed. Given the student's `prediction`, it is checked and
-    kept first (in learning mode): the pairs are handed out only once a prediction is written down."""
-    if prediction is not None:
-        _first_prediction(prediction)
+    """7.8's (candidates, references), handed out only for a prediction: `prediction` is checked and kept first (in
+    learning mode; the record a pass reports); without one, AssertionError says to write it first."""
+    _first_prediction(prediction)
+    return _pairs_7_8()
+
+
+def _pairs_7_8() -> tuple[list[str], list[str]]:
+    """Five WMT16 pairs the chapter never prints, one of each of five language pairs; in grading mode five others,
+    drawn with the grading seed."""
     if grading():
         rows = hidden_rows("7.8", 5)
         return [r["mt"] for r in rows], [r["ref"] for r in rows]
@@ -95,7 +99,7 @@ def _judge_7_8(prediction, gaps) -> str:
         assert not any(math.isnan(v) for v in got[name]), (
             f"gaps_7_8[{name!r}] is NaN: a score came back NaN, or a comparison of tensors of different lengths")
         assert min(got[name]) >= 0, f"gaps_7_8[{name!r}] = {got[name]}: a gap is a largest absolute difference, >= 0"
-    want, p_with_p = _expected_7_8(*map(tuple, pairs_7_8()))
+    want, p_with_p = _expected_7_8(*map(tuple, _pairs_7_8()))
     off = lambda a, b: max(abs(x - y) for x, y in zip(a, b)) >= TOLERANCE_7_8  # noqa: E731
     if all(off(got[s], want[s]) and not off(got[s], p_with_p[s]) for s in ("plain", "idf")):
         raise AssertionError("you compared the swapped P with the original P; after the swap the candidate is the "
@@ -112,7 +116,7 @@ def _judge_7_8(prediction, gaps) -> str:
             raise AssertionError(f"{name}: your two gaps are in the wrong order: each is (P gap, F gap)")
         assert not off(got[name], want[name]), (
             f"{name}: you measured (P {got[name][0]:.2g}, F {got[name][1]:.2g}), which is not what swapping "
-            "ch07.pairs_7_8() gives: score (cands, refs) and (refs, cands) with the same settings; the gaps are "
+            "ch07.pairs_7_8(...) gives: score (cands, refs) and (refs, cands) with the same settings; the gaps are "
             "(the largest |swapped P - original R|, the largest |swapped F - original F|) over the five pairs")
     now = {name: tuple(bool(g) for g in prediction[name]) for name in SETTINGS_7_8}
     wrong = [f"{name} {part}: you predicted {_said(guess)}; the run shows {_said(gap < SAME)}: why? "
@@ -219,7 +223,8 @@ def _judge_7_3(call: dict, flags) -> None:
     defaults = {k: p.default for k, p in inspect.signature(bert_score.score).parameters.items()}
     want = {k: call.get(k, defaults[k]) for k in SETTINGS_7_3}
     got = _cli_settings(flags)
-    shown = {k: ("BASELINE" if k == "baseline_path" else v) for k, v in call.items()}  # no local path in a hint
+    shown = "{" + ", ".join(f"{k!r}: {'BASELINE' if k == 'baseline_path' else repr(v)}"  # no local path in a hint
+                            for k, v in call.items()) + "}"
     where = f"for the call {shown}"
     if got["use_fast_tokenizer"] != want["use_fast_tokenizer"]:
         if want["use_fast_tokenizer"]:

@@ -185,8 +185,7 @@ def _forget_first(exercise: str | None) -> None:
 
 
 def _forget(exercise: str) -> None:
-    _forget_first(exercise)
-
+    """Forget the failures of `exercise` (a pass does; its first answer stays on record: reset_attempts forgets)."""
     def mine(key: str) -> bool:
         return key == exercise or key.startswith(f"{exercise}#")
 
@@ -201,6 +200,7 @@ def reset_attempts(exercise: str | None = None) -> None:
     """Forget past failures of `exercise` (or of all exercises): the code-level hint hides again
     until repeated failures; and the first answer kept for it (`first_answer`), in this notebook copy."""
     if exercise is not None:
+        _forget_first(exercise)
         _forget(exercise)
         return
     _FAILURES.clear()
