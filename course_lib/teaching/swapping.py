@@ -26,7 +26,7 @@ WHY = {
                              "per score): the swapped P is the original raw R rescaled with P's baseline, not R's",
     ("rescaled", "F", False): "raw F is the same both ways, and F is rescaled with b_F both times: it does not change",
 }
-TRUTH = {"plain": (True, True), "idf": (False, False), "rescaled": (False, True)}  # what WHY explains
+TRUTH = {name: tuple(not wrong for (of, _, wrong) in WHY if of == name) for name in SETTINGS}  # what WHY explains
 
 
 def _shown(gap: float) -> str:
