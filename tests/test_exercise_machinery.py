@@ -101,20 +101,17 @@ def test_an_untouched_stub_does_not_count_as_an_attempt(capsys):
     assert "replace `raise NotImplementedError()`" in out and "mannwhitneyu" not in out
 
 
-def test_the_stub_hint_gives_the_idea_only_when_asked_and_goes_on_as_a_sentence(capsys):
-    """An untouched stub gets no idea (a student thinks before the check tells); with hint=2 it gets the idea and
-    the code, and after "... with your code." the idea starts with a capital letter, unless it starts with code."""
+def test_the_stub_hint_goes_on_as_a_sentence(capsys):
+    """After "... with your code." the hint starts with a capital letter (it used to go on lower-case),
+    unless it starts with code."""
     from course_lib.course.checks import _sentence, reset_attempts, run
 
     def stub():
         raise NotImplementedError()
 
     reset_attempts()
-    run("0.9", stub, "score both texts, then subtract.", code="a - b")
-    out = capsys.readouterr().out
-    assert "replace `raise NotImplementedError()`" in out and "Score both" not in out and "a - b" not in out, out
-    run("0.9", stub, "score both texts, then subtract.", code="a - b", level=2)
-    assert "with your code. Score both texts, then subtract. Code: a - b" in capsys.readouterr().out
+    run("0.9", stub, "score both texts, then subtract.")
+    assert "with your code. Score both texts" in capsys.readouterr().out
     assert _sentence("idf=True takes") == "idf=True takes"
 
 

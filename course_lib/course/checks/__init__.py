@@ -120,16 +120,13 @@ def run(exercise: str, test, hint: str, code: str = "", level: int = 1, note: li
     `hint` names the concept; an assertion's message, the mistake or the failing case, comes before it; `code` (the code-level
     hint) is added when `level` (or $COURSE_HINT) >= 2 or after CODE_HINT_AFTER failed attempts of
     this exercise with the same mistake (the same hint, numbers aside), remembered across processes (see the module's docstring). An untouched stub
-    (NotImplementedError) is not counted as an attempt, and gets the idea only when asked (`level` 2). `note`, a list `test` may fill, is added to the pass line.
+    (NotImplementedError) is not counted as an attempt. `note`, a list `test` may fill, is added to the pass line.
     """
     try:
         test()
-    except NotImplementedError:  # the idea only once asked for (hint=2): an attempt's hint names what it got wrong
-        if hint_level(level) >= 2:
-            return report(exercise, False, "replace `raise NotImplementedError()` with your code. "
-                          + _sentence(_hint_text(exercise, hint, code, level, attempted=False)))
-        return report(exercise, False, "replace `raise NotImplementedError()` with your code; the check of an attempt "
-                      "names what is wrong with it (hint=2 gives the idea and the code now)")
+    except NotImplementedError:
+        return report(exercise, False, "replace `raise NotImplementedError()` with your code. "
+                      + _sentence(_hint_text(exercise, hint, code, level, attempted=False)))
     except ForbiddenCall as err:
         return report(exercise, False, _hint_text(exercise, f"{err} {_sentence(hint)}", code, level, attempted=True))
     except AssertionError as err:  # the mistake the check named first, then the idea
