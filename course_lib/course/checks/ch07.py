@@ -86,7 +86,8 @@ def _batches_7_1():
 
 def _multi_ref_slip(per_ref, sizes, got) -> str | None:
     """7.1's common slip that `got` [n_cands, 3] shows, named; None when it is none of them."""
-    real = torch.arange(per_ref.shape[1])[None, :] < torch.tensor(sizes)[:, None]  # [n_cands, max_refs]
+    positions, n_refs = torch.arange(per_ref.shape[1])[None, :], torch.tensor(sizes)[:, None]
+    real = positions < n_refs  # [n_cands, max_refs]
     masked = per_ref.masked_fill(~real[:, :, None], float("-inf"))
     best = masked.max(dim=1).values
     p, r = best[:, 0], best[:, 1]
@@ -107,8 +108,7 @@ def _multi_ref_slip(per_ref, sizes, got) -> str | None:
             per_ref.max(dim=2).values,
         "you leave out each candidate's last real reference: the real ones sit at positions 0 to n_refs - 1, so a "
         "position k is real when k < n_refs":
-            per_ref.masked_fill(~(torch.arange(per_ref.shape[1])[None, :] < torch.tensor(sizes)[:, None] - 1)[:, :, None],
-                                float("-inf")).max(dim=1).values,
+            per_ref.masked_fill(~(positions < n_refs - 1)[:, :, None], float("-inf")).max(dim=1).values,
     }
     for why, value in slips.items():
         if value.shape == got.shape and torch.allclose(value, got, atol=1e-6) and not torch.allclose(best, got,
