@@ -5,8 +5,8 @@ recently used is dropped beyond it). One re-entrant lock per cache is held while
 computed, so two threads asking at once for the same key share one computation: a model is
 loaded once, a corpus's idf counted once. `cached` wraps a function in one, keyed by its
 arguments (hashable; objects such as a model count by identity and are kept alive by the key,
-so an id is never reused for another object). It is `functools.lru_cache` with that lock, and
-with what lru_cache cannot do: say whether a key is held (`in`), list its entries, take a value
+so an id is never reused for another object). It is `functools.lru_cache` with that lock (every
+in-memory cache of course_lib is one of these), and with what lru_cache cannot do: say whether a key is held (`in`), list its entries, take a value
 computed elsewhere (`put`: a batch embedded at once) and forget one key (`pop`).
 """
 from __future__ import annotations
@@ -60,14 +60,16 @@ class Cache:
 
 
 def cached(maxsize: int | None = None):
-    """Decorator: fn(*args) computed once per `args` and kept in a `Cache` (fn.cache)."""
+    """Decorator: fn(*args, **kwargs) computed once per arguments and kept in a `Cache` (fn.cache;
+    fn.cache_clear() forgets them all): the course's `functools.lru_cache`, with a lock."""
     def wrap(fn):
         cache = Cache(maxsize)
 
         @functools.wraps(fn)
-        def call(*args):
-            return cache.get(args, lambda: fn(*args))
+        def call(*args, **kwargs):
+            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            return cache.get(key, lambda: fn(*args, **kwargs))
 
-        call.cache = cache
+        call.cache, call.cache_clear = cache, cache.clear
         return call
     return wrap

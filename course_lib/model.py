@@ -154,13 +154,24 @@ class ModelRef:
 
     @property
     def default_layer(self) -> int:
-        """The layer used when num_layers is None (`default_layer`; an error when not known)."""
-        return default_layer(self.arg)
+        """The layer BERTScore uses when `num_layers` is not given: `DEFAULT_LAYER` for the embedded
+        model; for others bert-score's table (chosen on WMT16 by its authors), e.g. roberta-large ->
+        17, bert-base-uncased -> 9; an error when the model is not in it."""
+        if self.embedded:
+            return DEFAULT_LAYER
+        from bert_score.utils import model2layers
+
+        name = self.arg.rstrip("/")
+        for candidate in (name, os.path.basename(name)):
+            if candidate in model2layers:
+                return model2layers[candidate]
+        raise ValueError(f"No default layer is known for {self.arg!r}; pass num_layers=<layer> explicitly "
+                         "(0 is the embedding output).")
 
     @property
     def path(self) -> str:
         """Where transformers loads it from (the embedded model: its verified directory)."""
-        return resolve(self.arg)
+        return str(verify_embedded_model()) if self.embedded else resolve(self.arg)
 
     @property
     def disk_key(self) -> str:
@@ -189,10 +200,9 @@ def model_ref(model_type=None, lang=None) -> ModelRef:
                     baseline_name=Path(short).name + ".tsv")
 
 
-def resolve(model_type: str | None) -> str:
-    """Where transformers should load `model_type` from: a local path, or a hub name."""
-    if is_embedded(model_type):
-        return str(verify_embedded_model())
+def resolve(model_type: str) -> str:
+    """Where transformers should load a model other than the embedded one from: a local path,
+    or a hub name (`ModelRef.path`)."""
     if not isinstance(model_type, str):
         raise TypeError(f"model_type must be a string or None, got {type(model_type).__name__}")
     expanded = os.path.expanduser(model_type)
@@ -219,15 +229,16 @@ def downloads_allowed() -> bool:
     return os.environ.get("HF_HUB_OFFLINE") == "0"
 
 
-def _from_pretrained(source: str, model_type):
+def _from_pretrained(ref: ModelRef):
     from transformers import AutoModel, AutoTokenizer
 
+    source = ref.path
     try:
         try:  # the local files first (local_files_only): never touch the network for what is on disk
             tokenizer = AutoTokenizer.from_pretrained(source, use_fast=False, local_files_only=True)
             model = AutoModel.from_pretrained(source, local_files_only=True)
         except OSError:
-            if is_embedded(model_type) or not downloads_allowed():
+            if ref.embedded or not downloads_allowed():
                 raise
             tokenizer = AutoTokenizer.from_pretrained(source, use_fast=False)
             model = AutoModel.from_pretrained(source)
@@ -235,7 +246,7 @@ def _from_pretrained(source: str, model_type):
         how = ("could not be downloaded" if downloads_allowed() else
                "the course does not download models unless you set HF_HUB_OFFLINE=0")
         raise ModelNotAvailableError(
-            f"Could not load model {model_type!r}: it is not on this machine and {how} ({type(err).__name__}). "
+            f"Could not load model {ref.arg!r}: it is not on this machine and {how} ({type(err).__name__}). "
             f"Offline, use the embedded model: course_lib.score(cands, refs) with model_type=None "
             f"({EMBEDDED_MODEL})."
         ) from None
@@ -253,7 +264,7 @@ def load(model_type: str | None = None, device: str | None = None):
 
 
 def _load(ref, device):
-    tokenizer, model = _from_pretrained(ref.path, ref.arg)
+    tokenizer, model = _from_pretrained(ref)
     model.eval().to(device)
     if hasattr(model, "encoder") and hasattr(model, "decoder"):
         model = model.encoder  # encoder-decoder models: use the encoder, as bert-score does
@@ -276,30 +287,6 @@ def check_layer(num_layers, model_type, n_layers: int) -> int:
     return int(layer)
 
 
-def default_layer_of(model) -> int:
-    """The default BERTScore layer of a model that `load` returned (it knows which model it is)."""
-    for (name, _), (_, loaded) in _LOADED.items():
-        if loaded is model:
-            return default_layer(name)
-    raise ValueError("layer=None means the model's default BERTScore layer, known only for a model "
-                     "from course_lib.load(); pass layer=<int> (0 = embedding output)")
-
-
 def default_layer(model_type: str | None) -> int:
-    """The layer BERTScore uses when `num_layers` is not given.
-
-    The embedded model: `DEFAULT_LAYER`. Other models: bert-score's table (chosen on WMT16
-    by its authors), e.g. roberta-large -> 17, bert-base-uncased -> 9.
-    """
-    if is_embedded(model_type):
-        return DEFAULT_LAYER
-    from bert_score.utils import model2layers
-
-    name = str(model_type).rstrip("/")
-    for candidate in (name, os.path.basename(name)):
-        if candidate in model2layers:
-            return model2layers[candidate]
-    raise ValueError(
-        f"No default layer is known for {model_type!r}; pass num_layers=<layer> explicitly "
-        "(0 is the embedding output)."
-    )
+    """The layer BERTScore uses when `num_layers` is not given (`ModelRef.default_layer`)."""
+    return model_ref(model_type).default_layer

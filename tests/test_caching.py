@@ -4,7 +4,6 @@ import threading
 
 from course_lib import caching, model
 from course_lib.demo import inputs, scoring
-from course_lib.engine import fast_tokenizer, packing
 
 
 def test_threads_asking_at_once_share_one_computation():
@@ -54,9 +53,29 @@ def test_cached_functions_key_objects_by_identity():
     assert len(made) == 2 and len(view.cache.items()) == 2
 
 
-def test_the_caches_of_the_course_are_this_one():
+def test_cached_takes_keywords_and_forgets_on_cache_clear():
+    made = []
+
+    @caching.cached()
+    def power(x, *, p=2):
+        made.append((x, p))
+        return x ** p
+
+    assert power(3) == power(3) == 9 and power(3, p=3) == power(3, p=3) == 27 and len(made) == 2
+    power.cache_clear()
+    assert power(3) == 9 and len(made) == 3
+
+
+def test_every_in_memory_cache_of_course_lib_is_this_one():
+    """No functools cache beside it (a source scan: an lru_cache added anywhere fails here), and the
+    module-level caches that the demo and the loader keep are `caching.Cache`s of the stated size."""
+    import re
+    from pathlib import Path
+
+    root = Path(caching.__file__).parent
+    other = [f"{path.relative_to(root)}:{n}" for path in sorted(root.rglob("*.py")) if path.name != "caching.py"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"lru_cache|functools\.cache\b|^\s*@cache\b|from functools import .*\bcache\b", line)]
+    assert not other, f"functools caches beside course_lib.caching: {other}"
     assert isinstance(model._LOADED, caching.Cache) and isinstance(inputs._IDF, caching.Cache)
-    assert isinstance(scoring._TEXTS, caching.Cache) and isinstance(scoring._PAIRS, caching.Cache)
     assert scoring._TEXTS.maxsize == scoring._PAIRS.maxsize == scoring.CACHE_SIZE
-    assert isinstance(packing.first_layers.cache, caching.Cache)
-    assert isinstance(fast_tokenizer.fast_tokenizer.cache, caching.Cache)

@@ -45,11 +45,11 @@ def test_a_missing_model_is_a_clear_error_at_once_without_asking_the_network(mon
     monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", missing)
     monkeypatch.setattr(transformers.AutoModel, "from_pretrained", missing)
     with pytest.raises(model.ModelNotAvailableError, match="HF_HUB_OFFLINE=0"):
-        model._from_pretrained("some-org/a-model-nobody-has", "some-org/a-model-nobody-has")
+        model._from_pretrained(model.model_ref("some-org/a-model-nobody-has"))
     assert calls and all(calls), "transformers was asked to download"
     monkeypatch.setenv("HF_HUB_OFFLINE", "0")  # the user allows downloads: then it tries
     with pytest.raises(model.ModelNotAvailableError, match="could not be downloaded"):
-        model._from_pretrained("some-org/a-model-nobody-has", "some-org/a-model-nobody-has")
+        model._from_pretrained(model.model_ref("some-org/a-model-nobody-has"))
     assert calls[-1] is False
 
 

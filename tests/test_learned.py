@@ -53,10 +53,13 @@ def test_pooled_vectors_are_unit_length_and_cached(tmp_path, monkeypatch):
 
 
 def test_the_cache_key_names_the_embedded_model_by_its_weights_not_its_folder():
-    from course_lib.model import embedded_model_path
+    from course_lib.model import embedded_model_path, model_ref
 
-    assert cache.model_key(None) == cache.model_key(str(embedded_model_path())) == cache.model_key("embedded")
-    assert str(embedded_model_path()) not in cache.model_key(None)  # the same key on every machine
+    def key(model_type):
+        return model_ref(model_type).disk_key
+
+    assert key(None) == key(str(embedded_model_path())) == key("embedded")
+    assert str(embedded_model_path()) not in key(None)  # the same key on every machine
 
 
 # ---- the shipped WMT16 results (data/wmt16_da/vectors/) -------------------------------------

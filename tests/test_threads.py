@@ -101,12 +101,11 @@ def test_two_threads_loading_a_model_at_once_share_one_load(monkeypatch):
     class Fake(torch.nn.Module):
         pass
 
-    def slow_load(source, model_type):
-        calls.append(model_type)
+    def slow_load(ref):
+        calls.append(ref.arg)
         threading.Event().wait(0.2)  # a slow disk: the other thread arrives meanwhile
         return object(), Fake()
 
-    monkeypatch.setattr(M, "resolve", lambda model_type: model_type)
     monkeypatch.setattr(M, "_from_pretrained", slow_load)
     monkeypatch.setattr(M, "_LOADED", Cache())
     barrier, got = threading.Barrier(2), []

@@ -44,12 +44,17 @@ def encode(tokenizer, sentence: str) -> list[int]:
 def encode_all(tokenizer, sentences: list[str], warn: bool = True) -> list[list[int]]:
     """`encode` every sentence; warn once, with a count, when some were truncated."""
     ids = [encode(tokenizer, s) for s in sentences]
-    limit = model_limit(tokenizer)
-    truncated = sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s, i in zip(sentences, ids)
-                    if len(i) >= limit)
+    truncated = count_truncated(tokenizer, sentences, ids)
     if warn and truncated:
         warn_truncated(truncated, model_limit(tokenizer))
     return ids
+
+
+def count_truncated(tokenizer, sentences: list[str], ids: list[list[int]]) -> int:
+    """How many of the sentences `encode` cut to the model's limit (their ids fill it and their
+    word pieces, with [CLS] and [SEP], are more): the one count every path reports."""
+    limit = model_limit(tokenizer)
+    return sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s, i in zip(sentences, ids) if len(i) >= limit)
 
 
 def empty_flags(tokenizer, cands: list[str], groups: list[list[str]]) -> tuple[list[bool], list[list[bool]]]:
@@ -83,23 +88,23 @@ def pad(ids: list[list[int]], pad_id: int) -> tuple[torch.Tensor, torch.Tensor]:
     return input_ids, attention_mask
 
 
+def special_ids(tokenizer) -> list[int]:
+    """The ids of the tokens BERTScore treats as special, [CLS] and [SEP] (<s> and </s>): weight
+    0, and no match targets with exclude_special. A tokenizer without one of them has fewer."""
+    return [i for i in (tokenizer.cls_token_id, tokenizer.sep_token_id) if i is not None]
+
+
 def special_mask(input_ids: torch.Tensor, tokenizer) -> torch.Tensor:
-    """True where a token is [CLS] or [SEP] (<s> or </s>). Shape = input_ids' shape."""
-    special = torch.tensor([tokenizer.cls_token_id, tokenizer.sep_token_id])
-    return torch.isin(input_ids, special.to(input_ids.device))
+    """True where a token is [CLS] or [SEP] (<s> or </s>; `special_ids`). Shape = input_ids' shape."""
+    special = torch.tensor(special_ids(tokenizer), dtype=input_ids.dtype, device=input_ids.device)
+    return torch.isin(input_ids, special)
 
 
 @torch.inference_mode()
-def hidden_states(model, input_ids, attention_mask, layer: int | None = None,
-                  all_layers: bool = False) -> torch.Tensor:
-    """Hidden states of one layer, [batch, seq_len, dim] (layer=None: the model's default
-    BERTScore layer), or with all_layers=True of every layer, [n_layers + 1, batch, seq_len, dim]
-    (index 0 = embedding output)."""
-    n = model.config.num_hidden_layers
-    if not all_layers:
-        from course_lib.model import check_layer, default_layer_of
-
-        layer = check_layer(default_layer_of(model) if layer is None else layer, None, n)
+def hidden_states(model, input_ids, attention_mask, layer: int | None, all_layers: bool = False) -> torch.Tensor:
+    """Hidden states of hidden-state index `layer` (0 = embedding output), [batch, seq_len, dim],
+    or with all_layers=True of every layer, [n_layers + 1, batch, seq_len, dim] (layer unused).
+    The layer is the Setting's (`course_lib.bertscore.setting.Setting.layer`): resolved there."""
     out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
     return torch.stack(out.hidden_states, dim=0) if all_layers else out.hidden_states[layer]
 
@@ -124,14 +129,21 @@ def embed(sentences: list[str], model_type: str | None = None, layer: int | None
           device: str | None = None) -> Embedded:
     """Embed a small list of sentences in one padded batch (for teaching and plots).
 
-    `layer=None` means the model's default BERTScore layer. `course_lib.score` gives the
-    same vectors faster for long lists (course_lib.engine: dedup, sort, batch, pack).
+    `layer=None` means the model's default BERTScore layer (resolved by `resolve_setting`, as
+    every entry point resolves it). `course_lib.score` gives the same vectors faster for long
+    lists (course_lib.engine: dedup, sort, batch, pack).
     """
-    from course_lib.model import default_layer, load
+    from course_lib.bertscore.setting import resolve_setting
 
-    tokenizer, model = load(model_type, device)
-    layer = default_layer(model_type) if layer is None else layer
+    return embed_with(resolve_setting(model_type, layer, device=device), sentences)
+
+
+def embed_with(setting, sentences: list[str]) -> Embedded:
+    """`embed` with a resolved `Setting`: its tokenizer, model and layer (every layer, embeddings
+    [n_layers + 1, batch, seq_len, dim], when `setting.all_layers`)."""
+    tokenizer, model = setting.tokenizer, setting.net
     input_ids, attention_mask = pad(encode_all(tokenizer, sentences), tokenizer.pad_token_id)
     dev = next(model.parameters()).device
-    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), layer).float().cpu()
+    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), setting.layer,
+                        setting.all_layers).float().cpu()
     return Embedded(input_ids, emb, attention_mask.bool(), special_mask(input_ids, tokenizer))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from course_lib.bertscore.embeddings import encode
+from course_lib.bertscore.embeddings import encode, special_ids
 
 
 def document_frequency(token_ids: list[list[int]]) -> Counter:
@@ -40,8 +40,7 @@ def idf_weights(corpus: list[str], tokenizer) -> defaultdict:
 def uniform_weights(tokenizer) -> defaultdict:
     """The weights used when idf is off: 1 for every token, 0 for [CLS] and [SEP]."""
     weights = defaultdict(lambda: 1.0)
-    weights[tokenizer.cls_token_id] = 0.0
-    weights[tokenizer.sep_token_id] = 0.0
+    weights.update({i: 0.0 for i in special_ids(tokenizer)})
     return weights
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.embeddings import embed, empty_flags
+from course_lib.bertscore.embeddings import embed_with, empty_flags
 from course_lib.bertscore.idf import token_weights
 from course_lib.bertscore.inputs import check_inputs
 from course_lib.bertscore.matching import best_matches, empty_pairs, f1, warn_empty, weighted_mean
@@ -48,7 +48,7 @@ def reference_bertscore(cands, refs, model_type=None, num_layers=None, idf=False
 
 def pair_score(cand: str, ref: str, setting: Setting, exclude_special: bool = False) -> torch.Tensor:
     """[P, R, F] of one candidate x̂ against one reference x."""
-    x_hat, x = (embed([text], setting.model.arg, setting.layer) for text in (cand, ref))  # one text a batch
+    x_hat, x = (embed_with(setting, [text]) for text in (cand, ref))  # one text a batch
     if empty_pairs(~x_hat.special[0], ~x.special[0]):  # nothing but [CLS] [SEP]: bert-score's rule
         return torch.zeros(3)
     sim = cosine_matrix(x_hat.embeddings[0], x.embeddings[0])  # [cand_len, ref_len]

@@ -13,7 +13,7 @@ applying each rule where it is built, once:
 from __future__ import annotations
 
 import dataclasses
-import functools
+from course_lib.caching import cached
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -80,7 +80,7 @@ class Setting:
         check_idf_covers(self.weights, texts, self.tokenizer, lambda t: (ids_of or _ids)(self.tokenizer, t))
 
 
-@functools.cache
+@cached()
 def fast_tokenizer_of(path: str):
     """The Hugging Face fast tokenizer of the model at `path` (bert-score's use_fast_tokenizer=True),
     loaded once per process."""

@@ -11,7 +11,6 @@ import time
 
 from course_lib.demo.presets import PRESETS
 from course_lib.demo.scoring import analyze, clear_cache
-from course_lib.model import DEFAULT_LAYER
 
 SHORT = ["lawyer / attorney", "cold / freezing", "red shoes: rouge slippers", "red shoes: blue socks"]
 
@@ -30,7 +29,7 @@ def long_text(words: int = 330) -> str:
     return " ".join(pool[i % len(pool)] for i in range(words))
 
 
-def time_reaction(n: int = 20, layer: int = DEFAULT_LAYER, widget: bool = True,
+def time_reaction(n: int = 20, layer: int | None = None, widget: bool = True,
                   clock: str = "wall") -> float:
     """Median milliseconds per preset change with nothing cached (both texts embedded anew).
 

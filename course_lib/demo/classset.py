@@ -10,7 +10,6 @@ from course_lib.demo.inputs import InputProblem, baseline_for, check_layer
 from course_lib.demo.scoring import checked_text, encoded_many, escape, pair_view, torch_threads
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
-from course_lib.model import DEFAULT_LAYER
 
 UNLABELLED = "edited (no label)"  # an answer whose text is not one of the labelled ones
 LABEL_COLORS = {"right": "#2a9d8f", "wrong": "#e76f51", "garbled": "#e9c46a", "no answer": "#8d99ae",
@@ -18,7 +17,7 @@ LABEL_COLORS = {"right": "#2a9d8f", "wrong": "#e76f51", "garbled": "#e9c46a", "n
 
 
 def rank_answers(answers: list[str], reference: str, labels: list[str] | None = None,
-                 layer: int = DEFAULT_LAYER, rescale_with_baseline: bool = True) -> pd.DataFrame:
+                 layer: int | None = None, rescale_with_baseline: bool = True) -> pd.DataFrame:
     """Score every answer against one reference; rank by BERTScore F and by BLEU.
 
     Returns a DataFrame sorted by BERTScore F (best first) with columns answer, [label],

@@ -19,7 +19,7 @@ thick white bar with a black edge along the bottom for each reference token's be
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import numpy as np
 import torch
@@ -34,7 +34,7 @@ NUMBERED_MAX = (30, 18)  # (candidate, reference) tokens, [CLS]/[SEP] included: 
 GRID_MAX = (60, 40)  # colour-only grid up to here; beyond it, the long-text view
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _viridis():
     import matplotlib
 

@@ -4,15 +4,13 @@
 (`InputProblem`)."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import torch
 
 from course_lib.bertscore.embeddings import model_limit
 from course_lib.bertscore.setting import Setting, resolve_setting
-from course_lib.caching import Cache
+from course_lib.caching import Cache, cached
 from course_lib.engine.store import corpus_idf
-from course_lib.model import check_layer as check_model_layer, load
+from course_lib.model import check_layer as check_model_layer
 
 # ---------------------------------------------------------------------------------------------
 # idf corpora and the rescaling baseline
@@ -54,7 +52,7 @@ def idf_for(name: str | None):
         return None
     if name not in IDF_CORPORA:
         raise ValueError(f"unknown idf corpus {name!r}; choose one of {sorted(IDF_CORPORA)}")
-    return _IDF.get(name, lambda: corpus_idf(IDF_CORPORA[name](), load()[0]))
+    return _IDF.get(name, lambda: corpus_idf(IDF_CORPORA[name](), demo_setting().tokenizer))
 
 
 def forget_idf(name: str) -> None:
@@ -62,10 +60,12 @@ def forget_idf(name: str) -> None:
     _IDF.pop(name)
 
 
-@lru_cache(maxsize=1)
+@cached()
 def demo_setting() -> Setting:
-    """The demo's setting, resolved as `course_lib.score(..., rescale_with_baseline=True)` resolves
-    its own: the embedded model, its default layer, its baseline table (read once)."""
+    """The demo's setting, resolved once as `course_lib.score(..., rescale_with_baseline=True)`
+    resolves its own: the embedded model and tokenizer, its default layer, the weights without idf,
+    its baseline table. Every score the demo shows uses this setting's model, tokenizer and layer
+    bounds; a layer or idf change picks its layer and weights."""
     return resolve_setting(rescale_with_baseline=True)
 
 
@@ -93,13 +93,12 @@ def check_text(text, role: str = "candidate") -> str:
     text = text.strip()
     if not text:
         raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).")
-    tokenizer, _ = load()
+    tokenizer = demo_setting().tokenizer
     limit = model_limit(tokenizer)  # word pieces the model reads, [CLS] and [SEP] included
     if len(text) > MAX_CHARS:
         raise InputProblem(
             f"The {role} is very long ({len(text):,} characters). The model reads at most "
             f"{limit - 2} word pieces (plus [CLS] and [SEP]); paste a shorter text.")
-    tokenizer, _ = load()
     n = len(tokenizer.tokenize(text))
     if n == 0:
         raise InputProblem(f"The {role} has no word the tokenizer can read: type some words.")
@@ -110,8 +109,9 @@ def check_text(text, role: str = "candidate") -> str:
     return text
 
 
-def check_layer(layer) -> int:
-    """`course_lib.model.check_layer`'s rule, its error worded for the audience."""
+def check_layer(layer=None) -> int:
+    """`course_lib.model.check_layer`'s rule (None: the setting's default layer), its error worded
+    for the audience."""
     setting = demo_setting()
     n = setting.n_layers
     try:

@@ -6,7 +6,7 @@ see its PROVENANCE.md) are read the first time a preset or the class set is used
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from course_lib.caching import cached
 
 from course_lib import resources
 
@@ -14,7 +14,7 @@ _HALFORD_NAMES = {1: "metal singer (right)", 2: "jazz trumpeter (wrong)", 3: "En
 CUSTOM = "(custom)"  # what the preset list shows once a box was edited
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def halford() -> dict:
     """The RAG blog post's example: the question, the expected answer, and three candidates
     (right; wrong but a musician; all wrong)."""

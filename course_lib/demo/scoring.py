@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 import torch
 
 from course_lib.bertscore.baseline import rescale
-from course_lib.bertscore.idf import uniform_weights
 from course_lib.bertscore.pair import PairView, view_of
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.caching import Cache
-from course_lib.demo.inputs import baseline_for, check_layer, check_text, idf_for
+from course_lib.demo.inputs import baseline_for, check_layer, check_text, demo_setting, idf_for
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.packing import embed_texts
-from course_lib.model import DEFAULT_LAYER, load
 
 # ---------------------------------------------------------------------------------------------
 # Texts: token ids and vectors at every layer, embedded once
@@ -83,7 +81,8 @@ def encoded_many(texts: list[str]) -> list[Encoded]:
     fresh = {}
     new = [t for t in dict.fromkeys(texts) if t not in _TEXTS]
     if new:
-        tokenizer, model = load()
+        setting = demo_setting()
+        tokenizer, model = setting.tokenizer, setting.net
         ids = encode_many(tokenizer, new)[0]
         with torch_threads(1 if max(map(len, ids)) <= SHORT_TEXT else LONG_TEXT_THREADS):
             index, packed = embed_texts(tokenizer, model, new, None, all_layers=True, unit=False, ids=ids)
@@ -96,8 +95,8 @@ def encoded_many(texts: list[str]) -> list[Encoded]:
 def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None) -> PairView:
     """Greedy matching of one pair (`course_lib.bertscore.matching.greedy_match`); cached."""
     def compute():
-        tokenizer, _ = load()
-        weights = idf_for(idf_corpus) or uniform_weights(tokenizer)
+        tokenizer = demo_setting().tokenizer
+        weights = idf_for(idf_corpus) or demo_setting().weights
         c, r = encoded_many([candidate, reference])
         return view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
 
@@ -173,9 +172,9 @@ def checked_text(text, role: str) -> str:
     return check_text(text, role)
 
 
-def analyze(candidate: str, reference: str, layer: int = DEFAULT_LAYER, idf_corpus: str | None = None,
+def analyze(candidate: str, reference: str, layer: int | None = None, idf_corpus: str | None = None,
             rescale_with_baseline: bool = False) -> Result:
-    """Score one pair the way the demo shows it.
+    """Score one pair the way the demo shows it (layer=None: the model's default layer).
 
     P, R, F equal `course_lib.score([candidate], [reference], num_layers=layer,
     idf=idf_for(idf_corpus), rescale_with_baseline=...)`. Texts and pairs are cached, so

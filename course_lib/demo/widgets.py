@@ -19,9 +19,9 @@ from course_lib.demo import drawing
 from course_lib.demo.notes import script_notes
 from course_lib.demo.page import PageBehaviour
 from course_lib.demo.presets import CUSTOM, PRESETS, preset_of
-from course_lib.demo.inputs import IDF_CORPORA, InputProblem, corpus_size, idf_ready
+from course_lib.demo.inputs import IDF_CORPORA, InputProblem, check_layer, corpus_size, demo_setting, idf_ready
 from course_lib.demo.scoring import analyze, escape, torch_threads, worst_line
-from course_lib.model import DEFAULT_LAYER, ModelNotAvailableError, load, num_layers_of
+from course_lib.model import ModelNotAvailableError
 
 CSS_PREFIX = "bertscore-demo"
 NOT_RUNNING = ("Live demo: run this cell (Run ▸ Run All Cells) to start it; "
@@ -60,12 +60,12 @@ class Demo(_Shown):
     into view when it first appears.
     """
 
-    def __init__(self, preset: str = "lawyer / attorney", layer: int = DEFAULT_LAYER,
+    def __init__(self, preset: str = "lawyer / attorney", layer: int | None = None,
                  candidate: str | None = None, reference: str | None = None, scroll: bool = True,
                  keep: bool = False):
         import ipywidgets as w
 
-        _, model = load()  # the model once, before the first change
+        setting = demo_setting()  # the model once, before the first change
         cand, ref = PRESETS[preset]
         cand = cand if candidate is None else candidate
         ref = ref if reference is None else reference
@@ -83,7 +83,7 @@ class Demo(_Shown):
                    continuous_update=False, style={"description_width": "7.2em"})
         self.candidate = w.Textarea(value=cand, description="Candidate", **box)
         self.reference = w.Textarea(value=ref, description="Reference", **box)
-        self.layer = w.IntSlider(value=layer, min=0, max=num_layers_of(model), description="Layer",
+        self.layer = w.IntSlider(value=check_layer(layer), min=0, max=setting.n_layers, description="Layer",
                                  continuous_update=False, layout=w.Layout(width="15em"))
         self.idf = w.Checkbox(value=False, description="idf weights from", indent=False,
                               layout=w.Layout(width="auto", margin="0 0 0 1em"))

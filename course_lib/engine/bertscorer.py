@@ -110,7 +110,7 @@ class BERTScorer:
         import matplotlib.pyplot as plt
 
         from course_lib.bertscore.baseline import rescale
-        from course_lib.bertscore.embeddings import embed
+        from course_lib.bertscore.embeddings import embed_with
         from course_lib.bertscore.idf import uniform_weights
         from course_lib.bertscore.pair import view_of
         from course_lib.model import load
@@ -118,8 +118,9 @@ class BERTScorer:
         if not isinstance(candidate, str) or not isinstance(reference, str):
             raise TypeError("plot_example expects two strings: a candidate and a reference")
         s = self._setting
-        tokenizer, _ = load(s.model, self.device)  # the slow tokenizer: embed's tokens
-        c, r = (embed([text], s.model.arg, s.layer, self.device) for text in (candidate, reference))
+        tokenizer, _ = load(s.model, self.device)  # the slow tokenizer: the taught tokens
+        slow = dataclasses.replace(s, tokenizer=tokenizer)
+        c, r = (embed_with(slow, [text]) for text in (candidate, reference))
         weights = s.weights if s.weights is not None else uniform_weights(s.tokenizer)
         view = view_of(tokenizer, c.input_ids[0].tolist(), r.input_ids[0].tolist(), c.embeddings[0],
                        r.embeddings[0], weights)

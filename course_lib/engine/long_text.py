@@ -34,7 +34,7 @@ from course_lib.bertscore.inputs import check_count, check_inputs
 from course_lib.bertscore.matching import Tokens, empty_texts, greedy_match, warn_empty
 from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.store import SentenceStore
-from course_lib.model import default_layer, load
+from course_lib.model import load
 
 
 def word_pieces(tokenizer, text: str) -> list[int]:
@@ -111,8 +111,12 @@ def embed_long(text: str, model_type=None, layer: int | None = None, size: int |
                overlap: int = 64, device=None) -> LongEmbedding:
     """Embed a text of any length: windows of `size` word pieces (default L - 2), each run
     through the model as [CLS] window [SEP]; every token keeps its most central vector."""
-    tokenizer, model = load(model_type, device)
-    layer = default_layer(model_type) if layer is None else layer
+    return embed_long_with(resolve_setting(model_type, layer, device=device), text, size, overlap)
+
+
+def embed_long_with(setting, text: str, size: int | None = None, overlap: int = 64) -> LongEmbedding:
+    """`embed_long` with a resolved `Setting` (its tokenizer, model and layer)."""
+    tokenizer, model, layer = setting.tokenizer, setting.net, setting.layer
     size = model_limit(tokenizer) - 2 if size is None else size
     if size > model_limit(tokenizer) - 2:
         raise ValueError(f"size must be at most {model_limit(tokenizer) - 2} for this model")
@@ -155,7 +159,7 @@ def chunked_score(cands: list[str], refs: list[str], model_type=None, num_layers
         if text in store.index:
             cache[text] = store.batch([text]).cpu()
             continue
-        e = embed_long(text, setting.model.arg, layer, size, overlap)
+        e = embed_long_with(setting, text, size, overlap)
         vectors, w = e.embeddings, torch.tensor(token_weights(e.ids, weights))
         special = special_mask(torch.tensor(e.ids)[None], tokenizer)[0]
         cache[text] = Tokens(vectors[None].cpu(), torch.ones(1, len(vectors), dtype=torch.bool), w[None].cpu(),

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.inputs import check_texts
+from course_lib.bertscore.inputs import check_pairs, check_texts
+from course_lib.bertscore.setting import resolve_setting
 from course_lib.engine.packing import Packed, embed_texts
-from course_lib.model import check_layer, load, num_layers_of
 
 
 def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -53,14 +53,21 @@ def unit(v: torch.Tensor) -> torch.Tensor:
     return v / v.norm(dim=-1, keepdim=True)
 
 
-def pooled_by_text(sentences, model_type: str | None, layer: int | None, all_layers: bool = False):
+def pooled_by_text(setting, sentences):
     """(number of each distinct sentence, its mean-pooled vector [distinct, dim], or with
-    all_layers [n_layers + 1, distinct, dim]), by the engine's loop; float32 on the CPU."""
-    tokenizer, model = load(model_type)
-    if not all_layers:
-        layer = check_layer(layer, model_type, num_layers_of(model))
-    index, packed = embed_texts(tokenizer, model, sentences, layer, all_layers=all_layers, unit=False)
+    setting.all_layers [n_layers + 1, distinct, dim]), by the engine's loop; float32 on the CPU.
+    setting: a resolved `Setting` (its tokenizer, model and layer)."""
+    index, packed = embed_texts(setting.tokenizer, setting.net, sentences, setting.layer,
+                                all_layers=setting.all_layers, unit=False)
     return index, mean_of_rows(packed).float().cpu()
+
+
+def sentence_vectors(setting, sentences: list[str], normalize: bool = True) -> torch.Tensor:
+    """Mean-pooled vectors [batch, dim] of `sentences` (checked) with a resolved `Setting`, unit
+    length when `normalize`."""
+    index, pooled = pooled_by_text(setting, sentences)
+    pooled = pooled[[index[s] for s in sentences]] if sentences else pooled
+    return unit(pooled) if normalize else pooled
 
 
 def sentence_embeddings(sentences: list[str], model_type: str | None = None, *, layer: int,
@@ -72,18 +79,14 @@ def sentence_embeddings(sentences: list[str], model_type: str | None = None, *, 
     trained to pool), so `layer` has no default here. Texts are tokenized as bert-score does.
     """
     sentences = check_texts(sentences, "sentences")
-    index, pooled = pooled_by_text(sentences, model_type, layer)
-    pooled = pooled[[index[s] for s in sentences]] if sentences else pooled
-    return unit(pooled) if normalize else pooled
+    return sentence_vectors(resolve_setting(model_type, layer), sentences, normalize)
 
 
 def sentence_similarity(cands: list[str], refs: list[str], model_type: str | None = None, *,
                         layer: int) -> torch.Tensor:
     """Cosine of the mean-pooled vectors (hidden state `layer`) of each (candidate, reference)
     pair -> [N]."""
-    cands, refs = check_texts(cands, "cands"), check_texts(refs, "refs")
-    if len(cands) != len(refs):
-        raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
+    cands, refs = check_pairs(cands, refs)
     vectors = sentence_embeddings(cands + refs, model_type, layer=layer, normalize=True)
     return (vectors[:len(cands)] * vectors[len(cands):]).sum(dim=-1)
 
@@ -95,10 +98,8 @@ def sentence_similarity_all_layers(cands: list[str], refs: list[str], model_type
     One pass of the engine's loop over the unique sentences, keeping every layer; each layer's
     token vectors are averaged per sentence (`mean_of_rows`) and scaled to unit length.
     """
-    cands, refs = check_texts(cands, "cands"), check_texts(refs, "refs")
-    if len(cands) != len(refs):
-        raise ValueError(f"{len(cands)} candidates but {len(refs)} references")
-    index, pooled = pooled_by_text(cands + refs, model_type, None, all_layers=True)
+    cands, refs = check_pairs(cands, refs)
+    index, pooled = pooled_by_text(resolve_setting(model_type, all_layers=True), cands + refs)
     vectors = unit(pooled)  # [layers, distinct, dim]
     a = vectors[:, [index[c] for c in cands]]
     b = vectors[:, [index[r] for r in refs]]

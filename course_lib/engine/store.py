@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import torch
 
+from course_lib.bertscore.embeddings import special_mask
 from course_lib.bertscore.idf import idf_from_ids, weight_of
 from course_lib.bertscore.matching import Tokens
 from course_lib.engine import packing
@@ -47,9 +48,7 @@ class SentenceStore:
         distinct id."""
         distinct, inverse = torch.unique(ids, return_inverse=True)
         table = torch.tensor([weight_of(self.weights, i) for i in distinct.tolist()], dtype=torch.float32)
-        special_ids = [i for i in (self.tokenizer.cls_token_id, self.tokenizer.sep_token_id) if i is not None]
-        special = torch.isin(ids, torch.tensor(special_ids, dtype=ids.dtype, device=ids.device))
-        return table.to(ids.device)[inverse], special
+        return table.to(ids.device)[inverse], special_mask(ids, self.tokenizer)
 
     def gather(self, numbers: torch.Tensor) -> Tokens:
         """The sentences numbered `numbers` [batch], padded: emb [batch, len, dim]

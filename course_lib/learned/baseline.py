@@ -12,18 +12,21 @@ from __future__ import annotations
 import sacrebleu
 import torch
 
-from course_lib.learned.cache import cached, model_key
+from course_lib.learned.cache import cached
 
 
 def bertscore_all_layers(hypotheses: list[str], references: list[str], model_type: str | None = None) -> torch.Tensor:
-    """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F)."""
-    from course_lib.engine import scorer  # course_lib.score
+    """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F).
+    The setting is resolved once; the cache key is its model (`ModelRef.disk_key`)."""
+    from course_lib.bertscore.inputs import check_inputs
+    from course_lib.bertscore.setting import resolve_setting
+    from course_lib.engine.scorer import score_with  # course_lib.score, its setting resolved
 
-    def compute():
-        return torch.stack(scorer.score(list(hypotheses), list(references), model_type=model_type,
-                                         all_layers=True))
-
-    return cached("bertscore", (model_key(model_type), list(hypotheses), list(references)), compute)
+    setting = resolve_setting(model_type, all_layers=True)
+    hypotheses, groups = check_inputs(hypotheses, references)
+    references = [g[0] for g in groups]
+    return cached("bertscore", (setting.model.disk_key, hypotheses, references),
+                  lambda: torch.stack(score_with(setting, hypotheses, groups)))
 
 
 def baseline_features(hypotheses: list[str], references: list[str]) -> tuple[torch.Tensor, list[str]]:

@@ -20,7 +20,6 @@ from pathlib import Path
 import torch
 
 from course_lib import paths
-from course_lib.model import model_ref
 
 SHIPPED = paths.DATA / "wmt16_da" / "vectors"
 
@@ -28,12 +27,6 @@ SHIPPED = paths.DATA / "wmt16_da" / "vectors"
 def cache_dir() -> Path:
     """The user's folder for computed results (see the module's docstring)."""
     return paths.user_cache_dir() / "learned"
-
-
-def model_key(model_type: str | None) -> str:
-    """The model as a cache key (`ModelRef.disk_key`): the same on every machine for the embedded
-    model (its name and the hash of its weights, not the folder it is installed in)."""
-    return model_ref(model_type).disk_key
 
 
 def file_name(name: str, parts) -> str:

@@ -14,24 +14,31 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.learned.cache import cached, model_key
-from course_lib.engine.pooling import sentence_embeddings
+from course_lib.bertscore.setting import resolve_setting
+from course_lib.engine.pooling import sentence_vectors
+from course_lib.learned.cache import cached
 
 
 def pooled(texts: list[str], layer: int, model_type: str | None = None, cache: bool = True) -> torch.Tensor:
     """Unit-length mean-pooled vectors of hidden state `layer`, one per text -> [N, dim].
 
-    Each distinct text is embedded once, by the engine's loop (`pooling.sentence_embeddings`:
-    sorted by length, batched, no padding in the mean, so the vectors do not depend on the batch
-    beyond float rounding). With `cache`, the result is kept on disk under a hash of the model,
-    the layer and the texts, and read back on the next call (`learned.cache`: WMT16's vectors
-    ship with the course).
+    The setting (model, layer) is resolved once (`resolve_setting`); `pooled_with` does the rest.
+    """
+    return pooled_with(resolve_setting(model_type, layer), texts, cache)
+
+
+def pooled_with(setting, texts: list[str], cache: bool = True) -> torch.Tensor:
+    """`pooled` with a resolved `Setting`. Each distinct text is embedded once, by the engine's
+    loop (`pooling.sentence_vectors`: sorted by length, batched, no padding in the mean, so the
+    vectors do not depend on the batch beyond float rounding). With `cache`, the result is kept on
+    disk under a hash of the model (`ModelRef.disk_key`), the layer and the texts, and read back on
+    the next call (`learned.cache`: WMT16's vectors ship with the course).
     """
     texts = list(texts)
     if cache:
-        return cached("pooled", (model_key(model_type), layer, texts),
-                      lambda: pooled(texts, layer, model_type, cache=False))
-    return sentence_embeddings(texts, model_type, layer=layer, normalize=True) if texts else torch.empty(0, 0)
+        return cached("pooled", (setting.model.disk_key, setting.layer, texts),
+                      lambda: pooled_with(setting, texts, cache=False))
+    return sentence_vectors(setting, texts) if texts else torch.empty(0, 0)
 
 
 def comet_features(h: torch.Tensor, r: torch.Tensor, s: torch.Tensor | None = None) -> torch.Tensor:

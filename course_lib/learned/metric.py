@@ -23,7 +23,9 @@ from torch import nn
 from course_lib.bertscore.inputs import check_texts as list_of_str
 from course_lib.learned import ridge_metric
 from course_lib.learned.ridge_metric import PAIRS
-from course_lib.learned.features import comet_features, pooled
+from course_lib.bertscore.setting import resolve_setting
+from course_lib.learned.features import comet_features, pooled_with
+from course_lib.model import model_ref
 from course_lib.learned.regressor import predict, regressor, train_loop
 
 HEADS = Path(str(files("course_lib.resources") / "learned"))
@@ -74,10 +76,11 @@ def check_texts(optional=(), **named) -> int:
 
 
 def features_of(sources, hypotheses, references, layer: int, model_type=None) -> torch.Tensor:
-    """Pooled vectors of the three lists (sources may be None) -> features [N, 4·dim or 6·dim]."""
-    h = pooled(hypotheses, layer, model_type)
-    r = pooled(references, layer, model_type)
-    s = pooled(sources, layer, model_type) if sources is not None else None
+    """Pooled vectors of the three lists (sources may be None) -> features [N, 4·dim or 6·dim];
+    the setting (model, layer) resolved once."""
+    setting = resolve_setting(model_type, layer)
+    h, r = pooled_with(setting, hypotheses), pooled_with(setting, references)
+    s = pooled_with(setting, sources) if sources is not None else None
     return comet_features(h, r, s)
 
 
@@ -116,7 +119,7 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
     and its exercise check read them; the course's test suite retrains a fold and compares
     (tests/test_learned_ridge.py in the course repository)."""
     from course_lib.evaluation.datasets import wmt16
-    from course_lib.learned.cache import cached, model_key
+    from course_lib.learned.cache import cached
     from course_lib.learned.evaluation import leave_one_pair_out, pair_splits
 
     recipe = recipe or Recipe()
@@ -136,7 +139,7 @@ def held_out(recipe: Recipe | None = None, without_shared_references: bool = Fal
                             dtype=torch.float32)
         return {"held out": held, "train r": torch.tensor(train_r)}
 
-    parts = (model_key(None), json.dumps(asdict(recipe), sort_keys=True), df.lp.tolist(), df.src.tolist(),
+    parts = (model_ref(None).disk_key, json.dumps(asdict(recipe), sort_keys=True), df.lp.tolist(), df.src.tolist(),
              df.mt.tolist(), df.ref.tolist(), df.human_z.tolist()) + (("without shared references",)
                                                                        if without_shared_references else ())
     return cached("heads-held-out", parts, compute)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.embeddings import Embedded, encode_all, hidden_states, pad, special_mask, tokens
+from course_lib.bertscore.embeddings import Embedded, embed_with, tokens
+from course_lib.bertscore.setting import resolve_setting
 from course_lib.model import load
 from course_lib.bertscore.similarity import normalize
 
@@ -23,11 +24,7 @@ from course_lib.bertscore.similarity import normalize
 def all_layers(sentences: list[str], model_type: str | None = None) -> Embedded:
     """Embed sentences at every layer at once: embeddings [n_layers + 1, batch, seq_len, dim]
     (index 0 = embedding layer); mask, special and input_ids [batch, seq_len]."""
-    tokenizer, model = load(model_type)
-    input_ids, attention_mask = pad(encode_all(tokenizer, sentences), tokenizer.pad_token_id)
-    dev = next(model.parameters()).device
-    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), all_layers=True).float().cpu()
-    return Embedded(input_ids, emb, attention_mask.bool(), special_mask(input_ids, tokenizer))
+    return embed_with(resolve_setting(model_type, all_layers=True), sentences)
 
 
 def token_index(token_list: list[str], word: str) -> int:

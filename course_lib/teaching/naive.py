@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.model import default_layer, load
+from course_lib.bertscore.setting import resolve_setting
 
 
 @torch.inference_mode()
@@ -29,8 +29,8 @@ def naive_embeddings(texts, model_type=None, layer=None) -> torch.Tensor:
     uses these vectors can no longer tell padding from words. layer=None: the model's default
     BERTScore layer (0 = embedding output).
     """
-    tokenizer, model = load(model_type)
-    layer = default_layer(model_type) if layer is None else layer
+    setting = resolve_setting(model_type, layer)
+    tokenizer, model, layer = setting.tokenizer, setting.net, setting.layer
     texts = [texts] if isinstance(texts, str) else list(texts)
     inputs = tokenizer(texts, return_tensors="pt", padding=True, truncation=True)
     inputs = {k: v.to(next(model.parameters()).device) for k, v in inputs.items()}

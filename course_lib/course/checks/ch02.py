@@ -2,7 +2,7 @@
 similarity, pooling and contextual modules and the embedded model, computed on several cases."""
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -135,7 +135,7 @@ def _span(token_list: list[str], pieces: list[str]) -> range:
     raise ValueError(f"{pieces} not in {token_list}")
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _word_vector_cosine(a: str, b: str, word: str, layer: int) -> float:
     """The checker's own answer: cosine of the mean of the word's WordPiece vectors in a and in b."""
     tokenizer, _ = load()
@@ -182,7 +182,7 @@ def _most_separated_word(layer: int = 4) -> str:
     return min(cosines, key=cosines.get)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _cosines_by_layer(a: str, b: str, word: str) -> tuple[float, ...]:
     return tuple(word_cosine_by_layer(a, b, word).tolist())
 

@@ -2,7 +2,7 @@
 course_lib's embeddings, similarity and naive modules and the embedded model, on several cases."""
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -21,7 +21,7 @@ TARGET_3_4 = ("The old museum reopened after two years of repairs.",
               "After two years of repairs, the old museum has opened its doors again.")
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _real_tokens_count(sentence: str) -> int:
     """Rows a sentence's matrix has that count for BERTScore: its tokens minus [CLS] and [SEP]."""
     tokenizer, _ = load()
@@ -68,7 +68,7 @@ def check_3_1(answer, split=None, hint: int = 1) -> bool:
                level=hint)
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _matrix_cases():
     """(cand [batch, cand_len, dim], ref [batch, ref_len, dim], cand_mask, ref_mask) cases:
     random vectors of very different lengths, and a real padded batch from the model."""
@@ -134,7 +134,7 @@ def check_3_2(cosines_from_dots, row_norms=None, hint: int = 1) -> bool:
                     "row_norms_3_2 = 'reference'", level=hint)
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _left_padded_cases():
     """(cand, ref, cand_lengths, ref_lengths) of LEFT-padded batches (padding first, as decoder-only
     LLM tokenizers pad): random vectors, and the model's vectors of a real batch moved to the right."""
@@ -202,7 +202,7 @@ def _naive_change(companion) -> tuple[float, float, float]:
     return _naive_change_of(tuple(TARGET_3_4), tuple(companion))
 
 
-@lru_cache(maxsize=16)
+@cached(16)
 def _naive_change_of(target, companion) -> tuple[float, float, float]:
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching.naive import naive_pair_scores

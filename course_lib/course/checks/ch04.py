@@ -3,7 +3,7 @@ course_lib's matching, plots (pair_view) and scorer with the embedded model, on 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -131,7 +131,7 @@ def _numbers(answer, n: int, what: str) -> list[float]:
         raise AssertionError(f"give a list of {n} numbers, {what}") from None
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _swap_shifts() -> tuple[float, ...]:
     """F(b, a) - F(a, b) of each pair of SWAP_PAIRS, both scored with idf=True (idf from the
     references of that direction)."""
@@ -177,7 +177,7 @@ def check_4_3(answer, weights=None, hint: int = 1) -> bool:
                     "texts, passed as idf= both ways", level=hint)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _cat_scores() -> tuple[float, ...]:
     """F of each of CAT_CANDIDATES against CAT_REFERENCE (embedded model, default layer)."""
     from course_lib.engine.scorer import score
@@ -185,7 +185,7 @@ def _cat_scores() -> tuple[float, ...]:
     return tuple(score(CAT_CANDIDATES, [CAT_REFERENCE] * len(CAT_CANDIDATES))[2].tolist())
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _weakest_token(candidate: str, reference: str) -> str:
     """The weight-1 token of `candidate` whose best match in `reference` (its row maximum) is lowest."""
     from course_lib.teaching.plots import pair_view
@@ -217,7 +217,7 @@ def check_4_4(answer, weakest=None, hint: int = 1) -> bool:
                level=hint)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _tokens_matching_special(candidate: str, reference: str) -> tuple[str, ...]:
     """Reference tokens (not [CLS]/[SEP]) whose best candidate token is [CLS] or [SEP]."""
     from course_lib.teaching.plots import pair_view
@@ -232,7 +232,7 @@ SPECIAL_TEST_PAIRS = [("A cat sat on the mat.", "A cat sat on the mat."),
                       ("prices rose sharply in march", "Consumer prices rose sharply in March, driven by energy!")]
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _special_credit(candidate: str, reference: str) -> tuple[tuple[str, ...], float]:
     """(reference tokens whose best match is [CLS]/[SEP], R under bert-score's rule - R with
     exclude_special=True), from course_lib's pair_view."""

@@ -3,7 +3,7 @@ ones, random and from real pairs, with what a planted slip would return; 4.3's r
 and 4.5's slips in the gain of R. `checks.ch04` imports these names."""
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -11,7 +11,7 @@ import torch
 SPECIAL_PAIR = ("people like foreign cars", "Consumers prefer imported cars.")
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _padded_matrices():
     """Matrices [cand_len, ref_len] of one pair cut out of a padded batch: -inf in every cell whose
     candidate or reference token is padding (trailing rows / columns). Random cosines in [-1, 1]
@@ -35,7 +35,7 @@ def _padded_matrices():
     return tuple(mats)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _weighted_cases():
     """(sim, cand_weights, ref_weights, (P, R, F) or None): random weights, and real pairs whose
     expected P, R, F come from course_lib.teaching.plots.pair_view (bert-score's rule, idf weights)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import random
-from functools import lru_cache
+from course_lib.caching import cached
 
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
@@ -28,7 +28,7 @@ def _random_corpus(seed: int) -> list[list[int]]:
             for _ in range(rng.randint(5, 40))]
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _all_tokenized_wmt16_refs() -> tuple[tuple[int, ...], ...]:
     """The 2,564 distinct WMT16 references, tokenized as the scorer does (computed once)."""
     from course_lib.evaluation.datasets import wmt16
@@ -220,7 +220,7 @@ if grading():
     IDF_TEST_SET, FEW_REFS, INVENTED_CANDIDATE = _hidden_data()
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def _cs_en_ids() -> tuple[tuple[int, ...], ...]:
     from course_lib.bertscore.embeddings import encode
     from course_lib.evaluation.datasets import wmt16

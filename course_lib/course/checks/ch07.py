@@ -8,7 +8,7 @@ batches of WMT16 pairs (7.4), five other WMT16 pairs (7.8; drawn with the gradin
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -29,7 +29,7 @@ _MULTI = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _wmt_cases(n: int = 6) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """n real WMT16 (translation, reference) pairs, one per language pair, in file order."""
     from course_lib.evaluation import datasets
@@ -38,7 +38,7 @@ def _wmt_cases(n: int = 6) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(df.mt), tuple(df.ref)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _multi_expected():
     """The 7.1 cases, their per-reference scores [pairs, 3] and course_lib's multi-reference result."""
     import course_lib
@@ -66,12 +66,12 @@ def _batches_7_1():
     """(name, per_ref [n_cands, max_refs, 3] zero-padded, n_refs, expected [n_cands, 3]) cases: real scores
     (expected = course_lib's own multi-reference result), the same rescaled (some below 0), a batch whose
     first candidate's scores are at most 0 (one real score exactly 0), and one candidate alone, no padding."""
-    from course_lib.bertscore.baseline import default_baseline_path, read_baseline, rescale
-    from course_lib.model import EMBEDDED_MODEL
+    from course_lib.bertscore.baseline import rescale
+    from course_lib.bertscore.setting import resolve_setting
 
     cases, per_pair, want = _multi_expected()
     sizes = [len(group) for _, group in cases]
-    b = read_baseline(default_baseline_path(EMBEDDED_MODEL))[4]  # [b_P, b_R, b_F] at layer 4
+    b = resolve_setting(rescale_with_baseline=True).baseline()  # [b_P, b_R, b_F] at the default layer
     rescaled = rescale(per_pair, b)
     starts = torch.tensor([0] + sizes[:-1]).cumsum(0)
     want_rescaled = torch.stack([rescaled[s:s + n].max(dim=0).values for s, n in zip(starts.tolist(), sizes)])

@@ -7,7 +7,7 @@ mode), the command's own parser run on the student's flags, and the judge that n
 differs. `checks.ch07` imports these."""
 from __future__ import annotations
 
-import functools
+from course_lib.caching import cached
 import math
 import re
 
@@ -37,7 +37,7 @@ def _pairs_7_8() -> tuple[list[str], list[str]]:
     return picked["mt"].tolist(), picked["ref"].tolist()
 
 
-@functools.lru_cache(maxsize=4)
+@cached(4)
 def _expected_7_8(cands: tuple[str, ...], refs: tuple[str, ...]) -> tuple[dict, dict]:
     """({setting: (max |P swapped - R|, max |F swapped - F|)}, the same with P swapped - P: the slip of comparing
     the swapped P with the original P), computed with course_lib (equal to bert-score to 1e-5)."""

@@ -7,7 +7,7 @@ checks), computed on cases the chapter never prints -- never typed in.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from course_lib.caching import cached
 
 import torch
 
@@ -38,7 +38,7 @@ def _batchings_7_4() -> list[list[tuple[list[str], list[str]]]]:
     return [[a, b], [b, a], list(mixed)]
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _expected_7_4(idf: bool | str = True) -> dict[tuple[str, str], float]:
     """F of each pair (candidate, reference) with idf weights computed once from all references of
     the 30 pairs (course_lib.score; bert-score with those idf_sents gives the same); idf=False: plain F;
@@ -50,7 +50,7 @@ def _expected_7_4(idf: bool | str = True) -> dict[tuple[str, str], float]:
     d = batches_7_4()
     cands, refs = d["a_cands"] + d["b_cands"], d["a_refs"] + d["b_refs"]
     weights = idf_weights(cands if idf == "candidates" else refs, load()[0]) if idf else False
-    return dict(zip(zip(cands, refs), course_lib.score(cands, refs, num_layers=4, idf=weights)[2].tolist()))
+    return dict(zip(zip(cands, refs), course_lib.score(cands, refs, idf=weights)[2].tolist()))
 
 
 def check_7_4(fixed_idf_F, hint: int = 1) -> bool:
@@ -95,7 +95,7 @@ PAPER_HASH = "roberta-large_L17_no-idf_version=0.3.12(hug_trans=4.57.1)-rescaled
 HASH_KEYS = ("model", "layer", "idf", "rescaled", "custom_baseline", "fast_tokenizer")
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _hashes_7_5() -> tuple[tuple[str, tuple], ...]:
     """(hash, settings) cases for read_hash: the paper's, then eight built with bert-score's get_hash from
     settings drawn with a seed (the grading seed in grading mode): models it knows, a model folder whose
@@ -195,7 +195,7 @@ def check_7_6(split_valid, hint: int = 1) -> bool:
                     "return df[ok], list(df.index[~ok])", level=hint)
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _vectors(text: str) -> torch.Tensor:
     """A sentence's token vectors [len, dim] (the embedded model, default layer), scaled to length 1."""
     from course_lib.bertscore.embeddings import embed
@@ -215,7 +215,7 @@ def _length_order(texts) -> list[int]:
     return sorted(range(len(texts)), key=lambda k: len(texts[k]))
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _batches_7_7() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
     """Three batches of five WMT16 pairs (one per language pair of three) whose candidates and references
     are in different length orders, so that re-sorting with s a second time mis-pairs at least two rows

@@ -4,7 +4,7 @@ small tables built so that the usual shortcuts give a different answer, and fres
 8.1 judges a frame the student builds (its task drawn with the grading seed in grading mode; ch08_cases)."""
 from __future__ import annotations
 
-import functools
+from course_lib.caching import cached
 
 import numpy as np
 import pandas as pd
@@ -100,7 +100,7 @@ def check_8_3(auc, hint: int = 1) -> bool:
 
 # ---------------------------------------------------------------- 8.4: does order matter? (fresh data)
 
-@functools.lru_cache(maxsize=1)
+@cached(1)
 def _expected_8_4() -> tuple[str, float, float]:
     """(the metric with the larger mean relative drop, BERTScore F's mean relative drop, ROUGE-L's), when
     each summary of `order_test_data` has its sentences in reverse order. Relative drop: (before - after) /

@@ -3,7 +3,7 @@ from articles the chapter never scores, the published ones or, in grading mode, 
 seed on which the published answer fails. `checks.ch08` imports these names."""
 from __future__ import annotations
 
-import functools
+from course_lib.caching import cached
 
 import numpy as np
 
@@ -28,7 +28,7 @@ def order_test_data(n: int = 40) -> tuple[list[str], list[str]]:
     return list(summaries), list(refs)  # copies: the cached lists stay as drawn
 
 
-@functools.lru_cache(maxsize=None)
+@cached()
 def _order_data(n: int, seed: int | None) -> tuple[list[str], list[str]]:
     """order_test_data's rows: seed None, the published ones (each article's first summary and first
     reference); a seed, a seeded summary of each article against a seeded one of its references."""
@@ -57,7 +57,7 @@ def _f_abs_drop_8_4() -> float:
     return _f_drops(*map(tuple, order_test_data()))[1]
 
 
-@functools.lru_cache(maxsize=4)
+@cached(4)
 def _f_drops(summaries: tuple[str, ...], refs: tuple[str, ...]) -> tuple[float, float]:
     """(mean relative drop, mean absolute drop) of BERTScore F when each summary's sentences are reversed."""
     import course_lib
@@ -74,7 +74,7 @@ def _tolerance_8_4(want: float) -> float:
     return 0.02 * abs(want) + 1e-4 if grading() else 0.25 * abs(want) + 0.002
 
 
-@functools.lru_cache(maxsize=None)
+@cached()
 def _hidden_seed_8_4(n: int) -> int:
     """The grading seed's draw for 8.4, drawn again while the published drop would pass on it."""
     published = _f_drop(*_order_data(n, None))

@@ -5,7 +5,7 @@ Every expected answer is computed here, from course_lib (scores, tokens) or from
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from course_lib.caching import cached
 
 import numpy as np
 
@@ -39,7 +39,7 @@ MULTI_REF_CASES = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cached()
 def _best_f(case: int) -> tuple:
     """course_lib's F of MULTI_REF_CASES[case], best over each candidate's references."""
     import course_lib
@@ -190,7 +190,7 @@ def check_9_3(fn, tokenizer=None, hint: int = 1) -> bool:
 
 # ---------------------------------------------------------------- 9.4 lower R, keep P
 
-@lru_cache(maxsize=4)
+@cached(4)
 def _scores(cands: tuple, refs: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Raw P and R of course_lib.score(cands, refs) (default model and layer)."""
     import course_lib

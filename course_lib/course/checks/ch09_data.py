@@ -5,7 +5,7 @@ slips. `checks.ch09` imports these names."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from course_lib.caching import cached
 
 import numpy as np
 import pandas as pd
@@ -58,7 +58,7 @@ def _paraphrases(n: int, seed: int) -> list[tuple[str, str]]:
     return [tuple(r) for r in rows]
 
 
-@lru_cache(maxsize=1)
+@cached(1)
 def edits_9_5(per_kind: int = 12):
     """Fresh data for 9.5: (kind, original, edited) rows. Automatic edits of WMT16 references that section 7 does
     not use: swap the only 2 numbers, put "not" after the only is/was/are/were, swap the only 2 capitalised words
