@@ -13,9 +13,12 @@ only from what the chapters teach.
 Packages, one concern each:
     model, paths        which model (every spelling of it, its layers) and loading it (offline,
                         checksum), where data and figures live
-    bertscore/          the metric as taught: embeddings, similarity, matching, idf, baseline,
-                        inputs (checks shared by every entry point), pair (one pair's view),
-                        reference (reference_bertscore)
+    bertscore/          the metric as taught, one formula a function: embeddings, similarity,
+                        matching, idf, baseline, pair (one pair's view), reference (the definition
+                        end to end, given a resolved setting); it imports nothing above it
+    call/               a call resolved once: setting (the `Setting` every entry point takes),
+                        inputs (the one validator, the empty-text warning), reference
+                        (reference_bertscore: bert-score's arguments around the definition)
     engine/             the fast engine, built from bertscore/: scorer (score, the steps in order),
                         store (each sentence embedded once), pairs (greedy_match in batches),
                         packing, streaming, fast_tokenizer, bertscorer (BERTScorer), baseline
@@ -38,7 +41,7 @@ def __getattr__(name: str):
     if name in ("DEFAULT_LAYER", "EMBEDDED_MODEL", "ModelNotAvailableError", "load"):
         from course_lib import model as module
     elif name == "reference_bertscore":
-        from course_lib.bertscore import reference as module
+        from course_lib.call import reference as module
     elif name == "BERTScorer":
         from course_lib.engine import bertscorer as module
     elif name == "score":

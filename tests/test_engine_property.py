@@ -1,6 +1,6 @@
 """The fast engine equals the definition: `score` = `reference_bertscore` on random real inputs.
 
-`course_lib.bertscore.reference.reference_bertscore` scores one pair at a time with the functions
+`course_lib.reference_bertscore` (`course_lib.bertscore.reference.reference_scores` behind bert-score's arguments) scores one pair at a time with the functions
 the chapters teach (one forward pass per text, no padding). The engine deduplicates, sorts by
 length, batches under a token budget, runs only the layers it needs and packs the vectors: none of
 that may move a score. Each case draws (seeded) real sentences from data/ (WMT16, STS-B, PAWS) of
@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from course_lib.bertscore.idf import idf_weights
-from course_lib.bertscore.reference import reference_bertscore
+from course_lib.call.reference import reference_bertscore
 from course_lib.engine.scorer import score
 from course_lib.evaluation import datasets
 from course_lib.model import load

@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from course_lib.bertscore.embeddings import embed, encode_all, hidden_states, pad
+from course_lib.call.setting import resolve_setting
 from course_lib.engine import packing
 from course_lib.model import DEFAULT_LAYER, load
 from course_lib.engine import pooling
@@ -19,23 +20,26 @@ def batch():
     return model, input_ids, mask
 
 
-def test_hidden_states_none_is_the_default_layer_and_all_layers_is_every_layer(batch):
+def test_hidden_states_takes_a_layer_and_all_layers_is_every_layer(batch):
+    """Below the setting a layer is a required argument; embed's None is the default layer,
+    decided where every setting decides it (`model.check_layer`)."""
     model, input_ids, mask = batch
-    every = hidden_states(model, input_ids, mask, all_layers=True)
+    every = hidden_states(model, input_ids, mask, None, all_layers=True)
     assert every.shape[:2] == (model.config.num_hidden_layers + 1, len(TEXTS))
-    assert torch.equal(hidden_states(model, input_ids, mask), every[DEFAULT_LAYER])
     assert torch.equal(hidden_states(model, input_ids, mask, 0), every[0])
+    assert torch.equal(hidden_states(model, input_ids, mask, DEFAULT_LAYER), every[DEFAULT_LAYER])
+    with pytest.raises(TypeError):
+        hidden_states(model, input_ids, mask)  # no default: the caller's setting says which layer
     assert torch.equal(embed(TEXTS).embeddings, every[DEFAULT_LAYER])
+    assert resolve_setting().layer == DEFAULT_LAYER
 
 
-def test_hidden_states_of_an_unknown_model_needs_an_explicit_layer(batch):
-    import copy
+def test_an_unknown_model_needs_an_explicit_layer():
+    from course_lib.model import check_layer
 
-    model, input_ids, mask = batch
-    other = copy.copy(model)  # not from course_lib.load(): no known default layer
-    with pytest.raises(ValueError, match="layer=<int>"):
-        hidden_states(other, input_ids, mask)
-    assert hidden_states(other, input_ids, mask, 2).shape[:2] == input_ids.shape
+    with pytest.raises(ValueError, match="num_layers=<layer>"):
+        check_layer(None, "/some/local/model", 12)
+    assert check_layer(2, "/some/local/model", 12) == 2
 
 
 def test_embed_packed_takes_an_index_or_all_layers(batch):

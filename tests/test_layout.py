@@ -17,14 +17,17 @@ def modules() -> dict[str, Path]:
     return out
 
 
-# The layers of /work/shared/design/layout.md, bottom first: a module imports only from a lower
-# layer or from its own folder. `course_lib` itself (score, BERTScorer, ...) sits above the engine;
+# The layers of the course's design (shared/design/layout.md), bottom first: a module imports only from a
+# lower layer or from its own folder. `bertscore` (the metric as taught) imports nothing above it; `call`
+# (the resolved call: Setting, input checks, warnings) stands on it, beside the engine and below it.
+# `course_lib` itself (score, BERTScorer, ...) sits above the engine;
 # `learned` (chapter 10's metric) pools with the engine's loop (engine.pooling) and evaluates with
 # evaluation/; it sits beside `teaching` and imports nothing of it.
 # `notices` (warnings that point at the caller) and `caching` (the one cache helper) import nothing
 # of the course: below everything.
-LAYERS = {"notices": 0, "caching": 0, "paths": 1, "resources": 1, "model": 1, "bertscore": 2, "engine": 3,
-          "lexical": 3, "course_lib": 4, "evaluation": 5, "teaching": 6, "learned": 6, "demo": 7, "course": 8}
+LAYERS = {"notices": 0, "caching": 0, "paths": 1, "resources": 1, "model": 1, "bertscore": 2, "call": 3,
+          "lexical": 4, "engine": 4, "course_lib": 5, "evaluation": 6, "teaching": 7, "learned": 7, "demo": 8,
+          "course": 9}
 
 
 def layer_of(module: str) -> int:

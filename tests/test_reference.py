@@ -17,7 +17,7 @@ import torch
 
 from course_lib.bertscore.baseline import default_baseline_path
 from course_lib.bertscore.idf import idf_weights
-from course_lib.bertscore.reference import reference_bertscore
+from course_lib.call.reference import reference_bertscore
 from course_lib.evaluation import datasets
 from course_lib.model import load
 from compare import max_diff
@@ -117,14 +117,16 @@ def test_exclude_special_equals_the_engine_and_changes_both_sides(idf):
 
 
 def test_the_reference_fits_one_screen():
-    """The definition a student reads in one go: reference_bertscore and pair_score together within
-    50 lines of at most 120 characters (a laptop screen at chapter 04's font)."""
+    """The definition a student reads in one go: reference_scores and pair_score together within
+    50 lines of at most 120 characters (a laptop screen at chapter 04's font); no argument checking
+    or setting resolution in it (that is `course_lib.call.reference`)."""
     import inspect
 
     from course_lib.bertscore import reference
 
-    lines = [line for f in (reference.reference_bertscore, reference.pair_score)
+    lines = [line for f in (reference.reference_scores, reference.pair_score)
              for line in inspect.getsource(f).splitlines()]
+    assert not any(word in line for line in lines for word in ("resolve_setting", "check_inputs", "warn"))
     assert len(lines) <= 50 and max(map(len, lines)) <= 120, (len(lines), max(map(len, lines)))
 
 

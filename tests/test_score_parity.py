@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import course_lib
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.setting import resolve_setting
 import course_lib.engine.scorer
 from course_lib.evaluation import datasets
 from course_lib.bertscore.baseline import default_baseline_path

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import course_lib
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.setting import resolve_setting
 import course_lib.engine.baseline
 import course_lib.bertscore.embeddings as E
 import course_lib.engine.fast_tokenizer as FT

@@ -126,7 +126,7 @@ def test_scoring_does_not_change_the_idf_weights_it_is_given(pairs):
     """idf weights are shared by every call that scores with them (a BERTScorer, the demo):
     reading the weight of a token no reference has must not add it to the defaultdict."""
     from course_lib.bertscore.idf import idf_weights, token_weights
-    from course_lib.bertscore.reference import reference_bertscore
+    from course_lib.call.reference import reference_bertscore
 
     cands, refs = pairs
     tokenizer, _ = load()

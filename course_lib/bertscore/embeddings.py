@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import torch
 from torch.nn.utils.rnn import pad_sequence
 
-from course_lib.bertscore.matching import empty_texts
 from course_lib.notices import warn as warn_at_caller
 
 
@@ -57,14 +56,6 @@ def count_truncated(tokenizer, sentences: list[str], ids: list[list[int]]) -> in
     return sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s, i in zip(sentences, ids) if len(i) >= limit)
 
 
-def empty_flags(tokenizer, cands: list[str], groups: list[list[str]]) -> tuple[list[bool], list[list[bool]]]:
-    """Which texts are empty (`matching.empty_texts` on their tokens): a flag per candidate, and per
-    candidate one per reference (`matching.warn_empty`'s input)."""
-    def empty(text: str) -> bool:
-        return bool(empty_texts(~special_mask(torch.tensor(encode(tokenizer, text)), tokenizer)))
-    return [empty(c) for c in cands], [[empty(r) for r in group] for group in groups]
-
-
 def warn_truncated(n: int, limit: int):
     """Say, at the caller's line (`course_lib.notices.warn`), that n texts were truncated."""
     warn_at_caller(f"{n} text(s) longer than the model's {limit}-token limit were truncated "
@@ -104,7 +95,7 @@ def special_mask(input_ids: torch.Tensor, tokenizer) -> torch.Tensor:
 def hidden_states(model, input_ids, attention_mask, layer: int | None, all_layers: bool = False) -> torch.Tensor:
     """Hidden states of hidden-state index `layer` (0 = embedding output), [batch, seq_len, dim],
     or with all_layers=True of every layer, [n_layers + 1, batch, seq_len, dim] (layer unused).
-    The layer is the Setting's (`course_lib.bertscore.setting.Setting.layer`): resolved there."""
+    The layer is resolved by the caller (`course_lib.model.check_layer`, in a Setting or in `embed`)."""
     out = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True)
     return torch.stack(out.hidden_states, dim=0) if all_layers else out.hidden_states[layer]
 
@@ -129,21 +120,23 @@ def embed(sentences: list[str], model_type: str | None = None, layer: int | None
           device: str | None = None) -> Embedded:
     """Embed a small list of sentences in one padded batch (for teaching and plots).
 
-    `layer=None` means the model's default BERTScore layer (resolved by `resolve_setting`, as
-    every entry point resolves it). `course_lib.score` gives the same vectors faster for long
-    lists (course_lib.engine: dedup, sort, batch, pack).
+    `layer=None` means the model's default BERTScore layer: which model and which layer are decided
+    by `course_lib.model` (`model_ref`, `check_layer`), as every entry point's setting decides them.
+    `course_lib.score` gives the same vectors faster for long lists (course_lib.engine: dedup, sort,
+    batch, pack).
     """
-    from course_lib.bertscore.setting import resolve_setting
+    from course_lib.model import check_layer, load, model_ref, num_layers_of
 
-    return embed_with(resolve_setting(model_type, layer, device=device), sentences)
+    ref = model_ref(model_type)
+    tokenizer, model = load(ref, device)
+    return embed_in(tokenizer, model, sentences, check_layer(layer, ref, num_layers_of(model)))
 
 
-def embed_with(setting, sentences: list[str]) -> Embedded:
-    """`embed` with a resolved `Setting`: its tokenizer, model and layer (every layer, embeddings
-    [n_layers + 1, batch, seq_len, dim], when `setting.all_layers`)."""
-    tokenizer, model = setting.tokenizer, setting.net
+def embed_in(tokenizer, model, sentences: list[str], layer: int, all_layers: bool = False) -> Embedded:
+    """`embed` with the model, its tokenizer and the layer given (a resolved setting's: the
+    reference definition and the chapters' helpers); all_layers=True: embeddings
+    [n_layers + 1, batch, seq_len, dim]."""
     input_ids, attention_mask = pad(encode_all(tokenizer, sentences), tokenizer.pad_token_id)
     dev = next(model.parameters()).device
-    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), setting.layer,
-                        setting.all_layers).float().cpu()
+    emb = hidden_states(model, input_ids.to(dev), attention_mask.to(dev), layer, all_layers).float().cpu()
     return Embedded(input_ids, emb, attention_mask.bool(), special_mask(input_ids, tokenizer))

@@ -30,6 +30,13 @@ def f1(precision: torch.Tensor, recall: torch.Tensor) -> torch.Tensor:
     return f.masked_fill(torch.isnan(f), 0.0)
 
 
+def drop_special(sim: torch.Tensor, cand_special: torch.Tensor, ref_special: torch.Tensor) -> torch.Tensor:
+    """exclude_special on a matrix sim [..., cand_len, ref_len]: the rows of candidate [CLS]/[SEP]
+    (cand_special [..., cand_len]) and the columns of reference ones (ref_special [..., ref_len])
+    set to -inf, so no maximum lands on them (bert-score keeps them as targets)."""
+    return sim.masked_fill(cand_special[..., :, None] | ref_special[..., None, :], float("-inf"))
+
+
 def best_matches(sim: torch.Tensor):
     """Row and column maxima of a (masked) similarity matrix [..., cand_len, ref_len].
 
@@ -112,23 +119,3 @@ def empty_pairs(cand_words: torch.Tensor, ref_words: torch.Tensor) -> torch.Tens
     """[...]: True where the candidate or the reference of a pair is empty (`empty_texts`);
     cand_words [..., cand_len], ref_words [..., ref_len] as there."""
     return empty_texts(cand_words) | empty_texts(ref_words)
-
-
-SHOWN_PLACES = 3  # the empty texts a warning names; it counts the others
-
-
-def warn_empty(empty_cand, empty_ref) -> None:
-    """bert-score's warning for empty texts, naming each one as the caller passed it: cands[i], and
-    refs[i] (one reference per candidate) or refs[i][j] (several references).
-
-    empty_cand: a flag per candidate; empty_ref: per candidate, a flag per reference.
-    """
-    several = any(len(flags) != 1 for flags in empty_ref)
-    places = {"candidate": [f"cands[{i}]" for i, e in enumerate(empty_cand) if e],
-              "reference": [f"refs[{i}][{j}]" if several else f"refs[{i}]"
-                            for i, flags in enumerate(empty_ref) for j, e in enumerate(flags) if e]}
-    for side, where in places.items():
-        if where:
-            more = f" and {len(where) - SHOWN_PLACES} more" if len(where) > SHOWN_PLACES else ""
-            warn(f"Empty {side} sentence detected ({', '.join(where[:SHOWN_PLACES])}{more}); "
-                 "setting raw BERTScores to 0.")

@@ -12,7 +12,7 @@ import torch
 
 from course_lib.bertscore.embeddings import special_mask
 from course_lib.bertscore.idf import token_weights
-from course_lib.bertscore.matching import Tokens, empty_texts, greedy_match, warn_empty
+from course_lib.bertscore.matching import Tokens, drop_special, greedy_match
 from course_lib.bertscore.similarity import cosine_matrix
 
 
@@ -42,7 +42,6 @@ def view_of(tokenizer, cand_ids: list[int], ref_ids: list[int], cand_emb: torch.
     x_hat = Tokens(cand_emb[None], torch.ones(1, len(cand_ids), dtype=torch.bool), c_w[None], c_sp[None])
     x = Tokens(ref_emb[None], torch.ones(1, len(ref_ids), dtype=torch.bool), r_w[None], r_sp[None])
     P, R, F = greedy_match(x_hat, x, exclude_special=exclude_special)
-    warn_empty(empty_texts(x_hat.targets(True)).tolist(), [empty_texts(x.targets(True)).tolist()])
     return PairView(tokenizer.convert_ids_to_tokens(cand_ids), tokenizer.convert_ids_to_tokens(ref_ids),
                     cosine_matrix(cand_emb, ref_emb), c_w, r_w, P.item(), R.item(), F.item(), c_sp, r_sp)
 
@@ -50,11 +49,7 @@ def view_of(tokenizer, cand_ids: list[int], ref_ids: list[int], cand_emb: torch.
 def match_targets(view: PairView, exclude_special: bool = False) -> torch.Tensor:
     """The matrix the maxima are taken over: `view.sim`, with [CLS]/[SEP] rows and columns set
     to -inf when `exclude_special` (bert-score keeps them as targets)."""
-    targets = view.sim.clone()
-    if exclude_special:
-        targets[view.cand_special, :] = float("-inf")
-        targets[:, view.ref_special] = float("-inf")
-    return targets
+    return drop_special(view.sim, view.cand_special, view.ref_special) if exclude_special else view.sim.clone()
 
 
 def match_cells(targets: torch.Tensor, cand_weights, ref_weights) -> tuple[set, set]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.embeddings import model_limit
-from course_lib.bertscore.setting import Setting, resolve_setting
+from course_lib.call.setting import Setting, resolve_setting
 from course_lib.caching import Cache, cached
 from course_lib.engine.store import corpus_idf
 from course_lib.model import check_layer as check_model_layer

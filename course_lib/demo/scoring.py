@@ -19,6 +19,7 @@ from course_lib.bertscore.pair import PairView, view_of
 from course_lib.lexical.bleu import sentence_bleu
 from course_lib.lexical.rouge import rouge_l
 from course_lib.caching import Cache
+from course_lib.call.inputs import warn_empty_view
 from course_lib.demo.inputs import baseline_for, check_layer, check_text, demo_setting, idf_for
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.packing import embed_texts
@@ -98,7 +99,9 @@ def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None
         tokenizer = demo_setting().tokenizer
         weights = idf_for(idf_corpus) or demo_setting().weights
         c, r = encoded_many([candidate, reference])
-        return view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
+        view = view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
+        warn_empty_view(view)
+        return view
 
     return _PAIRS.get((candidate, reference, layer, idf_corpus), compute)
 

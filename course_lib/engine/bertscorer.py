@@ -14,8 +14,8 @@ import dataclasses
 
 import torch
 
-from course_lib.bertscore.inputs import check_count, check_inputs, check_texts
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.inputs import check_count, check_inputs, check_texts
+from course_lib.call.setting import resolve_setting
 from course_lib.engine.scorer import engine_ids, score_with
 from course_lib.notices import warn
 
@@ -35,7 +35,7 @@ class BERTScorer:
     {token id: weight} is used as given (an empty dict too: as `course_lib.score`, it must weigh
     every token). rescale_with_baseline / baseline_path: as in `course_lib.score`; the baseline
     file is read and checked here, before any scoring. The whole setting is resolved once, here
-    (`bertscore.setting.resolve_setting`), as `course_lib.score` resolves its own.
+    (`call.setting.resolve_setting`), as `course_lib.score` resolves its own.
     """
 
     def __init__(self, model_type=None, num_layers=None, batch_size=64, nthreads=4, all_layers=False,
@@ -110,20 +110,21 @@ class BERTScorer:
         import matplotlib.pyplot as plt
 
         from course_lib.bertscore.baseline import rescale
-        from course_lib.bertscore.embeddings import embed_with
+        from course_lib.bertscore.embeddings import embed_in
         from course_lib.bertscore.idf import uniform_weights
         from course_lib.bertscore.pair import view_of
+        from course_lib.call.inputs import warn_empty_view
         from course_lib.model import load
 
         if not isinstance(candidate, str) or not isinstance(reference, str):
             raise TypeError("plot_example expects two strings: a candidate and a reference")
         s = self._setting
         tokenizer, _ = load(s.model, self.device)  # the slow tokenizer: the taught tokens
-        slow = dataclasses.replace(s, tokenizer=tokenizer)
-        c, r = (embed_with(slow, [text]) for text in (candidate, reference))
+        c, r = (embed_in(tokenizer, s.net, [text], s.layer) for text in (candidate, reference))
         weights = s.weights if s.weights is not None else uniform_weights(s.tokenizer)
         view = view_of(tokenizer, c.input_ids[0].tolist(), r.input_ids[0].tolist(), c.embeddings[0],
                        r.embeddings[0], weights)
+        warn_empty_view(view)
         sim, scores, kind = view.sim, torch.tensor([view.P, view.R, view.F]), "cosine similarity"
         if s.rescale_with_baseline:
             b = s.baselines[s.layer]  # [3]: P, R, F at the layer drawn

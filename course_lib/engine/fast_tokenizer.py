@@ -5,7 +5,7 @@ uses it for speed by default (`use_fast_tokenizer=False`): the same ids as
 `course_lib.bertscore.embeddings.encode` (bert-score's slow tokenization), sentence by sentence;
 tests/test_speed.py compares the two on every text in data/.
 Hugging Face's own fast tokenizer of a model, what bert-score uses with `use_fast_tokenizer=True`
-(it may give other ids than the slow one), is loaded by `course_lib.bertscore.setting.fast_tokenizer_of`.
+(it may give other ids than the slow one), is loaded by `course_lib.call.setting.fast_tokenizer_of`.
 """
 from __future__ import annotations
 

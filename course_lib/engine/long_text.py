@@ -30,9 +30,9 @@ import torch
 from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import hidden_states, model_limit, needs_prefix_space, pad, special_mask
 from course_lib.bertscore.idf import token_weights
-from course_lib.bertscore.inputs import check_count, check_inputs
-from course_lib.bertscore.matching import Tokens, empty_texts, greedy_match, warn_empty
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.inputs import check_count, check_inputs, warn_empty
+from course_lib.bertscore.matching import Tokens, empty_texts, greedy_match
+from course_lib.call.setting import resolve_setting
 from course_lib.engine.store import SentenceStore
 from course_lib.model import load
 

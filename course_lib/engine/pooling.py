@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.inputs import check_pairs, check_texts
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.inputs import check_pairs, check_texts
+from course_lib.call.setting import resolve_setting
 from course_lib.engine.packing import Packed, embed_texts
 
 

@@ -1,7 +1,7 @@
 """BERTScore end to end: a drop-in for `bert_score.score`. This module only puts the steps in order:
 
-1. check the inputs (`bertscore.inputs`); flatten several references per candidate into pairs
-2. resolve the setting once (`bertscore.setting.resolve_setting`): the model, its layer, the
+1. check the inputs (`call.inputs`); flatten several references per candidate into pairs
+2. resolve the setting once (`call.setting.resolve_setting`): the model, its layer, the
    weights (idf from the references, or 1; 0 for [CLS]/[SEP]), the baseline
 3. embed each unique sentence once (`engine.store.SentenceStore`): tokenize a window of pairs in
    one call, sort by token length, batch by a token budget, run the model (only up to the layer
@@ -19,9 +19,8 @@ import torch
 
 from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import model_limit, warn_truncated
-from course_lib.bertscore.inputs import check_count, check_inputs, check_text_unicode
-from course_lib.bertscore.matching import warn_empty
-from course_lib.bertscore.setting import Setting, resolve_setting
+from course_lib.call.inputs import check_count, check_inputs, check_text_unicode, warn_empty
+from course_lib.call.setting import Setting, resolve_setting
 from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.pairs import best_over_references, empty_by_candidate, match_pairs
@@ -60,7 +59,7 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     where it is proven to give the same ids (`engine.fast_tokenizer.fast_tokenizer`).
     use_fast_tokenizer=True: Hugging Face's fast tokenizer, as bert-score does (its ids can
     differ; WordPiece models only, byte-level BPE models such as RoBERTa are refused, see
-    `bertscore.setting.resolve_setting`). exclude_special=True: [CLS]/[SEP] are not match
+    `call.setting.resolve_setting`). exclude_special=True: [CLS]/[SEP] are not match
     targets (bert-score keeps them). Returns P, R, F: float tensors of shape [N].
     """
     cands, groups = check_inputs(cands, refs)
@@ -78,7 +77,7 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
 
 def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, verbose=False, batch_size=64,
                return_hash=False, exclude_special=False):
-    """`score` with its setting resolved and its inputs checked (`bertscore.inputs.check_inputs`):
+    """`score` with its setting resolved and its inputs checked (`call.inputs.check_inputs`):
     what `score` and `BERTScorer.score` run."""
     flat_cands = [c for c, g in zip(cands, groups) for _ in g]
     flat_refs = [r for g in groups for r in g]

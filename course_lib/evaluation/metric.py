@@ -12,22 +12,17 @@ loaded and checked once, idf weights computed once); the numbers are `course_lib
 """
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
+from course_lib.call.inputs import check_text
 from course_lib.engine.bertscorer import BERTScorer
 from course_lib.evaluation.signature import signature
 
 
 def validate_text(value, what: str) -> str:
-    """Return `value` if it is a non-empty string; else raise TypeError / ValueError naming `what`."""
-    if not isinstance(value, str):
-        kind = "missing (NaN)" if isinstance(value, float) and math.isnan(value) else type(value).__name__
-        raise TypeError(f"{what} must be a string, got {kind}")
-    if not value.strip():
-        raise ValueError(f"{what} is empty or whitespace only: nothing to score")
-    return value
+    """Return `value` if it is a non-empty string; else raise TypeError / ValueError naming `what`
+    (the course's one check of a text, `course_lib.call.inputs.check_text`)."""
+    return check_text(value, what, nonempty=True)
 
 
 class BERTScoreMetric:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib.metadata
 
-from course_lib.bertscore.setting import Setting, resolve_setting
+from course_lib.call.setting import Setting, resolve_setting
 
 PACKAGES = ("course_lib", "torch", "transformers")
 

@@ -18,8 +18,8 @@ from course_lib.learned.cache import cached
 def bertscore_all_layers(hypotheses: list[str], references: list[str], model_type: str | None = None) -> torch.Tensor:
     """course_lib.score(hypotheses, references, all_layers=True), cached on disk -> [3, layers, N] (P, R, F).
     The setting is resolved once; the cache key is its model (`ModelRef.disk_key`)."""
-    from course_lib.bertscore.inputs import check_inputs
-    from course_lib.bertscore.setting import resolve_setting
+    from course_lib.call.inputs import check_inputs
+    from course_lib.call.setting import resolve_setting
     from course_lib.engine.scorer import score_with  # course_lib.score, its setting resolved
 
     setting = resolve_setting(model_type, all_layers=True)

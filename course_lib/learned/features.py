@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.setting import resolve_setting
 from course_lib.engine.pooling import sentence_vectors
 from course_lib.learned.cache import cached
 

@@ -20,10 +20,10 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from course_lib.bertscore.inputs import check_texts as list_of_str
+from course_lib.call.inputs import check_aligned
 from course_lib.learned import ridge_metric
 from course_lib.learned.ridge_metric import PAIRS
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.setting import resolve_setting
 from course_lib.learned.features import comet_features, pooled_with
 from course_lib.model import model_ref
 from course_lib.learned.regressor import predict, regressor, train_loop
@@ -56,23 +56,10 @@ class Head:
 
 
 def check_texts(optional=(), **named) -> int:
-    """Each argument must be a list (or tuple) of non-empty strings, all of the same length.
-
-    Pass them by name (`check_texts(hypotheses=..., references=...)`): errors name the argument.
-    Arguments named in `optional` may be None (skipped). Returns the common length.
-    """
-    lengths = {}
-    for name, texts in named.items():
-        if texts is None and name in optional:
-            continue
-        for i, t in enumerate(list_of_str(texts, name)):  # the one check of a list of str
-            if not t.strip():
-                raise ValueError(f"{name}[{i}] is empty: the learned metric needs text to read")
-        lengths[name] = len(texts)
-    if len(set(lengths.values())) > 1:
-        raise ValueError("the texts must come in aligned lists of the same length, got "
-                         + ", ".join(f"{len_} {name}" for name, len_ in lengths.items()))
-    return next(iter(lengths.values()), 0)
+    """Aligned lists of non-empty texts, passed by name (errors name the argument; those in
+    `optional` may be None) -> their common length: `inputs.check_aligned` with nonempty=True (the
+    learned metric needs text to read)."""
+    return check_aligned(optional, nonempty=True, **named)
 
 
 def features_of(sources, hypotheses, references, layer: int, model_type=None) -> torch.Tensor:

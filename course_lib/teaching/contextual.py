@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.embeddings import Embedded, embed_with, tokens
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.bertscore.embeddings import Embedded, embed_in, tokens
+from course_lib.call.setting import resolve_setting
 from course_lib.model import load
 from course_lib.bertscore.similarity import normalize
 
@@ -24,7 +24,8 @@ from course_lib.bertscore.similarity import normalize
 def all_layers(sentences: list[str], model_type: str | None = None) -> Embedded:
     """Embed sentences at every layer at once: embeddings [n_layers + 1, batch, seq_len, dim]
     (index 0 = embedding layer); mask, special and input_ids [batch, seq_len]."""
-    return embed_with(resolve_setting(model_type, all_layers=True), sentences)
+    setting = resolve_setting(model_type, all_layers=True)
+    return embed_in(setting.tokenizer, setting.net, sentences, setting.layer, all_layers=True)
 
 
 def token_index(token_list: list[str], word: str) -> int:

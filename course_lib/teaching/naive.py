@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.setting import resolve_setting
+from course_lib.call.setting import resolve_setting
 
 
 @torch.inference_mode()

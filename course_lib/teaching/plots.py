@@ -19,6 +19,7 @@ from matplotlib.patches import Rectangle
 from course_lib.bertscore.embeddings import embed
 from course_lib.bertscore.idf import uniform_weights
 from course_lib.bertscore.pair import PairView, match_cells, match_targets, view_of
+from course_lib.call.inputs import warn_empty_view
 from course_lib.model import load
 
 CMAP = "viridis"
@@ -31,8 +32,10 @@ def pair_view(candidate: str, reference: str, model_type=None, layer=None, weigh
     weights = uniform_weights(tokenizer) if weights is None else weights
     batch = embed([candidate, reference], model_type, layer)
     n_c, n_r = int(batch.mask[0].sum()), int(batch.mask[1].sum())
-    return view_of(tokenizer, batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist(),
+    view = view_of(tokenizer, batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist(),
                    batch.embeddings[0, :n_c], batch.embeddings[1, :n_r], weights, exclude_special)
+    warn_empty_view(view)
+    return view
 
 
 PRECISION_COLOR = "red"  # border of each row's maximum (candidate token -> best reference token)

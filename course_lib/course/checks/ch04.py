@@ -251,7 +251,8 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
     R(bert-score's rule) - R(exclude_special=True)), on PUNCTUATION_PAIR, SPECIAL_PAIR and
     SPECIAL_TEST_PAIRS, with exclude_special=True unavailable."""
     special_credit = forbid(special_credit, "course_lib.teaching.plots", "course_lib.engine.scorer",
-                            "course_lib.bertscore.reference", allow=_no_exclude_special,
+                            "course_lib.bertscore.reference", "course_lib.call.reference",
+                            allow=_no_exclude_special,
                             refused="exclude_special=True computes the strict R this exercise asks for: call "
                                     "pair_view(candidate, reference) and take each column's maximum yourself")
 

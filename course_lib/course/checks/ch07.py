@@ -67,7 +67,7 @@ def _batches_7_1():
     (expected = course_lib's own multi-reference result), the same rescaled (some below 0), a batch whose
     first candidate's scores are at most 0 (one real score exactly 0), and one candidate alone, no padding."""
     from course_lib.bertscore.baseline import rescale
-    from course_lib.bertscore.setting import resolve_setting
+    from course_lib.call.setting import resolve_setting
 
     cases, per_pair, want = _multi_expected()
     sizes = [len(group) for _, group in cases]

@@ -1,20 +1,46 @@
-"""Checking what a caller passes to BERTScore, before any work is done."""
+"""Checking what a caller passes to BERTScore, before any work is done: the one validator of texts
+(`check_text`, `check_texts`, `check_pairs`, `check_inputs`, `check_aligned`) that every entry point
+uses, and the checks of the other arguments."""
 from __future__ import annotations
 
 import math
 import numbers
 from collections.abc import Mapping
 
+import torch
 
-def check_texts(value, name: str = "texts") -> list[str]:
+from course_lib.bertscore.embeddings import encode, special_mask
+from course_lib.bertscore.matching import empty_texts
+from course_lib.notices import warn
+
+
+def check_text(value, name: str = "text", *, nonempty: bool = False) -> str:
+    """The one check of a text: a str (a table's missing value, a NaN float, is named so); with
+    `nonempty`, also not empty or whitespace only. Errors name it (`name`)."""
+    if not isinstance(value, str):
+        nan = isinstance(value, float) and math.isnan(value)
+        raise TypeError(f"{name} is {type(value).__name__}, expected str" + (" (NaN: a missing value)" if nan else ""))
+    if nonempty and not value.strip():
+        raise ValueError(f"{name} is empty or whitespace only: nothing to score")
+    return value
+
+
+def check_texts(value, name: str = "texts", *, nonempty: bool = False) -> list[str]:
     """The one check of "a list of str": a list, tuple, pandas Series or numpy array of str ->
-    list[str] (the same texts, so the same scores). Errors name the argument and, for an item
-    that is not a str (a NaN of a Series is a float), its position."""
-    items = _as_list(value, name, "strings")
-    for i, t in enumerate(items):
-        if not isinstance(t, str):
-            raise TypeError(f"{name}[{i}] is {type(t).__name__}, expected str")
-    return items
+    list[str] (the same texts, so the same scores), each item by `check_text` (errors name the
+    argument and the item's position)."""
+    return [check_text(t, f"{name}[{i}]", nonempty=nonempty) for i, t in enumerate(_as_list(value, name, "strings"))]
+
+
+def check_aligned(optional=(), *, nonempty: bool = False, **named) -> int:
+    """Aligned lists of texts passed by name (`check_aligned(hypotheses=..., references=...)`), each
+    by `check_texts`, all of one length, which is returned; those named in `optional` may be None."""
+    lengths = {name: len(check_texts(texts, name, nonempty=nonempty)) for name, texts in named.items()
+               if not (texts is None and name in optional)}
+    if len(set(lengths.values())) > 1:
+        raise ValueError("the texts must come in aligned lists of the same length, got "
+                         + ", ".join(f"{n} {name}" for name, n in lengths.items()))
+    return next(iter(lengths.values()), 0)
 
 
 def _as_list(value, name: str, of: str) -> list:
@@ -117,3 +143,41 @@ def check_text_unicode(cands: list[str], groups: list[list[str]]) -> None:
                 f"{name} has a lone surrogate ({text[err.start]!r} at position {err.start}): not valid "
                 "Unicode, so the fast tokenizer cannot read it (bert-score's fails too). Use "
                 "use_fast_tokenizer=False (the slow tokenizer drops it), or clean the text.") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Empty texts: which ones, and bert-score's warning naming each
+# ---------------------------------------------------------------------------------------------
+
+def empty_flags(tokenizer, cands: list[str], groups: list[list[str]]) -> tuple[list[bool], list[list[bool]]]:
+    """Which texts are empty (`matching.empty_texts` on their tokens): a flag per candidate, and per
+    candidate one per reference (`warn_empty`'s input)."""
+    def empty(text: str) -> bool:
+        return bool(empty_texts(~special_mask(torch.tensor(encode(tokenizer, text)), tokenizer)))
+    return [empty(c) for c in cands], [[empty(r) for r in group] for group in groups]
+
+
+SHOWN_PLACES = 3  # the empty texts a warning names; it counts the others
+
+
+def warn_empty(empty_cand, empty_ref) -> None:
+    """bert-score's warning for empty texts, naming each one as the caller passed it: cands[i], and
+    refs[i] (one reference per candidate) or refs[i][j] (several references).
+
+    empty_cand: a flag per candidate; empty_ref: per candidate, a flag per reference.
+    """
+    several = any(len(flags) != 1 for flags in empty_ref)
+    places = {"candidate": [f"cands[{i}]" for i, e in enumerate(empty_cand) if e],
+              "reference": [f"refs[{i}][{j}]" if several else f"refs[{i}]"
+                            for i, flags in enumerate(empty_ref) for j, e in enumerate(flags) if e]}
+    for side, where in places.items():
+        if where:
+            more = f" and {len(where) - SHOWN_PLACES} more" if len(where) > SHOWN_PLACES else ""
+            warn(f"Empty {side} sentence detected ({', '.join(where[:SHOWN_PLACES])}{more}); "
+                 "setting raw BERTScores to 0.")
+
+
+def warn_empty_view(view) -> None:
+    """`warn_empty` for one pair's view (`course_lib.bertscore.pair.PairView`): its candidate or
+    reference is empty when it has no token but [CLS]/[SEP]."""
+    warn_empty([bool(empty_texts(~view.cand_special))], [[bool(empty_texts(~view.ref_special))]])
