@@ -153,3 +153,23 @@ def test_greedy_match_reads_like_the_formula_one_tokens_record_a_side():
         got = greedy_match(x_hat, x, exclude_special=exclude_special)
         assert torch.allclose(torch.cat(got), torch.tensor([P, R, 2 * P * R / (P + R)]), atol=1e-6), got
     assert cos(a, cls) > cos(a, b) + 0.1 and cos(b, cls) > cos(b, a) + 0.1  # the options differ on both sides
+
+
+def test_a_tokenizer_without_cls_or_sep_has_fewer_special_tokens():
+    """[CLS]/[SEP] are found by `special_ids`, the one place: a tokenizer that has no [CLS] (its id is
+    None) has [SEP] alone as special, in the taught path and in the engine's store alike."""
+    from course_lib.bertscore.embeddings import special_ids, special_mask
+    from course_lib.bertscore.idf import uniform_weights
+    from course_lib.engine.store import SentenceStore
+
+    class NoCls:
+        cls_token_id, sep_token_id = None, 2
+
+    ids = torch.tensor([[5, 2, 0]])
+    assert special_ids(NoCls()) == [2]
+    assert special_mask(ids, NoCls()).tolist() == [[False, True, False]]
+    weights = uniform_weights(NoCls())
+    assert weights[2] == 0.0 and weights[5] == 1.0 and None not in weights
+    store = SentenceStore(NoCls(), None, 0, weights, 8)
+    weight, special = store._token_info(ids[0])
+    assert special.tolist() == [False, True, False] and weight.tolist() == [1.0, 0.0, 1.0]
