@@ -73,7 +73,7 @@ def test_shipped_wmt16_vectors_are_found_and_equal_a_fresh_computation(column, t
     monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))      # an empty user cache: only the shipped files
     texts, layer = wmt16()[column].tolist(), metric.Recipe().layer
     with monkeypatch.context() as m:
-        m.setattr(features, "sentence_embeddings", not_computed)
+        m.setattr(features, "sentence_vectors", not_computed)
         shipped = learned.pooled(texts, layer)
     rows = np.random.default_rng(1).choice(len(texts), 24, replace=False)
     fresh = learned.pooled([texts[i] for i in rows], layer, cache=False)
@@ -101,7 +101,7 @@ def test_shipped_heads_score_the_same_from_the_engines_loop(head, tmp_path, monk
     monkeypatch.setenv(paths.CACHE_ENV, str(tmp_path))
     df, layer, h = wmt16(), metric.Recipe().layer, metric.load_head(head)
     with monkeypatch.context() as m:
-        m.setattr(features, "sentence_embeddings", not_computed)
+        m.setattr(features, "sentence_vectors", not_computed)
         shipped = {c: learned.pooled(df[c].tolist(), layer) for c in ("mt", "ref", "src")}
     rows = np.random.default_rng(3).choice(len(df), 32, replace=False)
     source = shipped["src"][rows] if h.recipe.use_source else None

@@ -15,6 +15,8 @@ reads (found with Python's ast) -- not the whole chapter, and no figure, print o
 --hint 2 asks every check of the run for its code-level hint at once (COURSE_HINT=2 is inherited);
 without it, the code-level hint shows after repeated failed runs (the checks remember failed
 attempts in the user's cache folder: see course_lib.course.checks).
+--write saves each notebook back with its new outputs (how the committed chapters are made; run it with
+CUDA_VISIBLE_DEVICES= and COURSE_FIGURES set to a temporary folder, as `make test` runs them).
 --readme also writes the times into README.md, between <!-- RUNTIMES:START --> and
 <!-- RUNTIMES:END -->.
 """
@@ -169,6 +171,7 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--checks", action="store_true", help="print exercise checks only")
     parser.add_argument("--readme", action="store_true", help="write the times into README.md")
+    parser.add_argument("--write", action="store_true", help="save each notebook back with its outputs")
     parser.add_argument("--exercise", help="with --checks: run only what exercise N.M needs, e.g. 4.2")
     parser.add_argument("--hint", type=int, choices=(1, 2),
                         help="with --checks: the hint level (2: the code-level hint at once)")
@@ -203,6 +206,10 @@ def main(argv=None) -> int:
             if args.checks:
                 os.unlink(results_file)
             continue
+        if args.write and not args.checks and not args.exercise:
+            import nbformat
+
+            nbformat.write(nb, path)
         total += seconds
         times[path.name] = seconds
         print(f"{path.name:45s} {seconds:6.1f} s")
