@@ -13,7 +13,6 @@ applying each rule where it is built, once:
 from __future__ import annotations
 
 import dataclasses
-from course_lib.caching import cached
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -22,6 +21,7 @@ import torch
 from course_lib.bertscore.baseline import baseline_file, read_baseline
 from course_lib.bertscore.embeddings import encode_all, needs_prefix_space
 from course_lib.bertscore.idf import idf_from_ids, uniform_weights
+from course_lib.caching import cached
 from course_lib.call.inputs import check_idf, check_idf_covers, idf_is_weights
 from course_lib.model import ModelRef, check_layer, load, model_ref, num_layers_of
 

@@ -19,12 +19,11 @@ thick white bar with a black edge along the bottom for each reference token's be
 """
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import numpy as np
 import torch
 
 from course_lib.bertscore.pair import PairView, match_cells
+from course_lib.caching import cached
 from course_lib.demo.notes import cjk_font, script_notes  # noqa: F401  (shown above the matrix)
 from course_lib.demo.scoring import Result, escape, weakest
 from course_lib.demo.style import (CSS, MARK_DARK, MARK_LIGHT, P_MARK, P_MARK_SMALL, R_MARK,  # noqa: F401

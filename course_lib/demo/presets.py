@@ -6,9 +6,9 @@ see its PROVENANCE.md) are read the first time a preset or the class set is used
 from __future__ import annotations
 
 from collections.abc import Mapping
-from course_lib.caching import cached
 
 from course_lib import resources
+from course_lib.caching import cached
 
 _HALFORD_NAMES = {1: "metal singer (right)", 2: "jazz trumpeter (wrong)", 3: "English outlaw (wrong)"}
 CUSTOM = "(custom)"  # what the preset list shows once a box was edited

@@ -2,10 +2,9 @@
 similarity, pooling and contextual modules and the embedded model, computed on several cases."""
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import torch
 
+from course_lib.caching import cached
 from course_lib.teaching.contextual import word_cosine_by_layer
 from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.model import load

@@ -2,11 +2,10 @@
 course_lib's embeddings, similarity and naive modules and the embedded model, on several cases."""
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import torch
 
 from course_lib.bertscore.embeddings import embed, tokens
+from course_lib.caching import cached
 from course_lib.model import load
 from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
 

@@ -3,11 +3,11 @@ course_lib's matching, plots (pair_view) and scorer with the embedded model, on 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from course_lib.caching import cached
 
 import torch
 
 from course_lib.bertscore.matching import best_matches, f1, weighted_mean
+from course_lib.caching import cached
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _gain_slips, _padded_matrices,  # noqa: F401

@@ -3,9 +3,9 @@ ones, random and from real pairs, with what a planted slip would return; 4.3's r
 and 4.5's slips in the gain of R. `checks.ch04` imports these names."""
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import torch
+
+from course_lib.caching import cached
 
 # Section 5: the candidate has no final full stop; the reference has one.
 SPECIAL_PAIR = ("people like foreign cars", "Consumers prefer imported cars.")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 import random
+
+
 from course_lib.caching import cached
-
-
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch05_cases import (SCORERS_5_3, SLIP_HINTS_5_3, _idf_slip, _reference_sets_5_3, _slip_5_3,
                          _slip_over_cases)

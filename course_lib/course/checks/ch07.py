@@ -8,10 +8,9 @@ batches of WMT16 pairs (7.4), five other WMT16 pairs (7.8; drawn with the gradin
 """
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import torch
 
+from course_lib.caching import cached
 from . import close, grading, run
 from .ch07_cases import _calls_7_3, _judge_7_3, _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
 from .ch07_gaps_cases import (_batch_centred, _columns_seen, _diffs, _expected_gap, _last_pair_shifted,  # noqa: F401

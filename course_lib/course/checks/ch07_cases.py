@@ -7,10 +7,10 @@ mode), the command's own parser run on the student's flags, and the judge that n
 differs. `checks.ch07` imports these."""
 from __future__ import annotations
 
-from course_lib.caching import cached
 import math
 import re
 
+from course_lib.caching import cached
 from course_lib.teaching.swapping import SAME, WHY as WHY_7_8, SETTINGS as SETTINGS_7_8
 
 from . import first_answer, grading, hidden_rows

@@ -7,10 +7,10 @@ checks), computed on cases the chapter never prints -- never typed in.
 from __future__ import annotations
 
 import re
-from course_lib.caching import cached
 
 import torch
 
+from course_lib.caching import cached
 from . import close, grading, hidden_rng, hidden_rows, run
 
 

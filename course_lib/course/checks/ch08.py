@@ -4,11 +4,10 @@ small tables built so that the usual shortcuts give a different answer, and fres
 8.1 judges a frame the student builds (its task drawn with the grading seed in grading mode; ch08_cases)."""
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import numpy as np
 import pandas as pd
 
+from course_lib.caching import cached
 from course_lib.evaluation import correlation
 
 from . import close, forbid, grading, hidden_rng, run

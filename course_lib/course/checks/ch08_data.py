@@ -3,10 +3,9 @@ from articles the chapter never scores, the published ones or, in grading mode, 
 seed on which the published answer fails. `checks.ch08` imports these names."""
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import numpy as np
 
+from course_lib.caching import cached
 from course_lib.evaluation import datasets
 
 from . import grading, hidden_rng

@@ -5,10 +5,9 @@ Every expected answer is computed here, from course_lib (scores, tokens) or from
 """
 from __future__ import annotations
 
-from course_lib.caching import cached
-
 import numpy as np
 
+from course_lib.caching import cached
 from course_lib.evaluation import datasets
 
 from . import ForbiddenCall, close, forbid, run

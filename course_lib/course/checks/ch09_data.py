@@ -5,11 +5,11 @@ slips. `checks.ch09` imports these names."""
 from __future__ import annotations
 
 import re
-from course_lib.caching import cached
 
 import numpy as np
 import pandas as pd
 
+from course_lib.caching import cached
 from course_lib.evaluation import datasets
 from course_lib.paths import DATA
 
