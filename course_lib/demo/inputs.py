@@ -7,6 +7,7 @@ from __future__ import annotations
 import torch
 
 from course_lib.bertscore.embeddings import model_limit
+from course_lib.call.inputs import check_text as check_any_text
 from course_lib.call.setting import Setting, resolve_setting
 from course_lib.caching import Cache, cached
 from course_lib.engine.store import corpus_idf
@@ -87,12 +88,15 @@ class InputProblem(ValueError):
 
 
 def check_text(text, role: str = "candidate") -> str:
-    """Return the stripped text, or raise InputProblem with a message saying what to change."""
-    if not isinstance(text, str):
-        raise InputProblem(f"The {role} must be text, not {type(text).__name__}.")
-    text = text.strip()
-    if not text:
-        raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).")
+    """Return the stripped text, or raise InputProblem with a message saying what to change: the
+    course's check of a text (`course_lib.call.inputs.check_text`, a non-empty str) worded for the
+    audience, then the demo's own rules (no text the model would truncate)."""
+    try:
+        text = check_any_text(text, role, nonempty=True).strip()
+    except TypeError:
+        raise InputProblem(f"The {role} must be text, not {type(text).__name__}.") from None
+    except ValueError:
+        raise InputProblem(f"The {role} box is empty: type a sentence (or pick a preset).") from None
     tokenizer = demo_setting().tokenizer
     limit = model_limit(tokenizer)  # word pieces the model reads, [CLS] and [SEP] included
     if len(text) > MAX_CHARS:
