@@ -154,19 +154,8 @@ class ModelRef:
 
     @property
     def default_layer(self) -> int:
-        """The layer BERTScore uses when `num_layers` is not given: `DEFAULT_LAYER` for the embedded
-        model; for others bert-score's table (chosen on WMT16 by its authors), e.g. roberta-large ->
-        17, bert-base-uncased -> 9; an error when the model is not in it."""
-        if self.embedded:
-            return DEFAULT_LAYER
-        from bert_score.utils import model2layers
-
-        name = self.arg.rstrip("/")
-        for candidate in (name, os.path.basename(name)):
-            if candidate in model2layers:
-                return model2layers[candidate]
-        raise ValueError(f"No default layer is known for {self.arg!r}; pass num_layers=<layer> explicitly "
-                         "(0 is the embedding output).")
+        """The layer used when num_layers is None (`default_layer`)."""
+        return default_layer(self)
 
     @property
     def path(self) -> str:
@@ -287,6 +276,23 @@ def check_layer(num_layers, model_type, n_layers: int) -> int:
     return int(layer)
 
 
-def default_layer(model_type: str | None) -> int:
-    """The layer BERTScore uses when `num_layers` is not given (`ModelRef.default_layer`)."""
-    return model_ref(model_type).default_layer
+def default_layer(model_type) -> int:
+    """The layer BERTScore uses when `num_layers` is not given (`model_type`: anything `model_ref`
+    takes, a `ModelRef` too).
+
+    The embedded model: `DEFAULT_LAYER`. Other models: bert-score's table (chosen on WMT16
+    by its authors), e.g. roberta-large -> 17, bert-base-uncased -> 9.
+    """
+    ref = model_ref(model_type)
+    if ref.embedded:
+        return DEFAULT_LAYER
+    from bert_score.utils import model2layers
+
+    name = ref.arg.rstrip("/")
+    for candidate in (name, os.path.basename(name)):
+        if candidate in model2layers:
+            return model2layers[candidate]
+    raise ValueError(
+        f"No default layer is known for {ref.arg!r}; pass num_layers=<layer> explicitly "
+        "(0 is the embedding output)."
+    )
