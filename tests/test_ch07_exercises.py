@@ -196,6 +196,31 @@ def test_7_2_names_the_mistake(wrong, named, capsys):
     assert_names_mistake(ch07.check_7_2, wrong, named=named, capsys=capsys)
 
 
+def _noise_free(score_fn):
+    """score_fn with its scores rounded to 4 decimals: the pairs it does not move give a batch-vs-alone difference of
+    exactly 0, as bit-identical runs do on some CPUs (on others they differ by ~1e-7, of either sign)."""
+    def score(cands, refs):
+        return tuple(torch.round(s, decimals=4) for s in score_fn(cands, refs))
+    return score
+
+
+@pytest.mark.parametrize("wrong, named", [(gap_signed, "the largest signed difference"),
+                                          (gap_batch_vs_batch, "did you score each pair alone")],
+                         ids=["signed", "batch vs batch"])
+def test_7_2_names_the_mistake_whatever_the_float_noise(wrong, named, capsys, monkeypatch):
+    # the sorting scorer only lowers scores, so a signed answer returns the other pairs' float noise there: ~6e-8 on
+    # one CPU, 0 or below on another (where it was told "you return 0"). Without the noise, it is still named.
+    from course_lib.course.checks import reset_attempts
+
+    cands, refs = ch07._wmt_cases(6)
+    noise_free = _noise_free(ch07._sorted_separately)
+    diffs = ch07._diffs(noise_free, list(cands), list(refs))
+    assert diffs.max().item() == 0 and diffs.abs().max().item() > 0.05  # the other machine's case, here
+    monkeypatch.setattr(ch07, "_sorted_separately", noise_free)
+    reset_attempts("7.2")
+    assert_names_mistake(ch07.check_7_2, wrong, named=named, capsys=capsys)
+
+
 def test_7_2_buggy_scorers_really_are_batch_dependent():
     cands, refs = ch07._wmt_cases(6)
     import course_lib

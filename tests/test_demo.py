@@ -191,8 +191,10 @@ def test_summary_and_html_show_all_metrics():
 # --- the widgets -----------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def ui():
+    """A fresh demo for each test: the tests type into it, click, break its analyze, so one shared across the
+    module made each test depend on what the tests before it left (the first preset, a result)."""
     return demo.Demo(scroll=False)
 
 

@@ -14,7 +14,7 @@ from course_lib.caching import cached
 from . import close, grading, run
 from .ch07_cases import _calls_7_3, _judge_7_3, _judge_7_8, pairs_7_8  # noqa: F401 (ch07.pairs_7_8)
 from .ch07_gaps_cases import (_batch_centred, _columns_seen, _diffs, _expected_gap, _last_pair_shifted,  # noqa: F401
-                              _moved, _reordered_gap, _sorted_separately)
+                              _moved, _reordered_gap, _signs_seen, _sorted_separately)
 
 # (candidate, references) cases for 7.1: real WMT16 sentences plus two built so that the best P
 # and the best R come from different references (a long reference that contains the candidate,
@@ -162,6 +162,10 @@ def check_7_2(batch_invariance_gap, hint: int = 1) -> bool:
                 raise AssertionError(f"on {name} you return {float(got):.4f}: you compare {' and '.join(seen)} only; "
                                      "a batch can move any of P, R and F (this one moves "
                                      f"{_moved(diffs)}): take all three")
+            if diffs is not None and _signs_seen(batch_invariance_gap, cands, refs) in ("+", "-"):
+                raise AssertionError(f"on {name} you return {float(got):.4f}, expected {want:.4f}: you return the "
+                                     "largest signed difference; the gap is the largest |difference|: a batch can "
+                                     "move a score down as well as up")
             if diffs is not None and want < 1e-5 and abs(float(got)) > 1e-3:
                 raise AssertionError(f"on {name}, which no batch moves (its gap is below 1e-5), you return "
                                      f"{float(got):.4f}: you compare different pairs; compare pair k in the batch "

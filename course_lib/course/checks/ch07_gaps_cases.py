@@ -73,6 +73,31 @@ def _columns_seen(batch_invariance_gap, cands, refs) -> str:
     return seen
 
 
+def _signs_seen(batch_invariance_gap, cands, refs) -> str:
+    """Which ways of moving the student's gap sees: "+" for a scorer whose batch (two pairs or more) moves P, R and
+    F up by 0.05, "-" for one that moves them down by 0.05; seen when the gap returns more than 0.01 (a signed
+    difference returns -0.05 on one of them). "+-" for a right answer, "" for one that never scores a pair alone;
+    one sign only is a signed difference. On the check's own scorers a signed answer can return float noise (the
+    sorting scorer only lowers scores: its largest signed difference is the unmoved pairs' ~6e-8 here, 0 or below on
+    another CPU), which no comparison of values tells from a 0: these probes move every pair far beyond that noise."""
+    import course_lib
+
+    def moving(delta):
+        def score(cs, rs):
+            out = course_lib.score(cs, rs)
+            return tuple(s + delta for s in out) if len(cs) > 1 else out
+        return score
+
+    seen = ""
+    for sign, delta in (("+", 0.05), ("-", -0.05)):
+        try:
+            if float(batch_invariance_gap(moving(delta), list(cands[:3]), list(refs[:3]))) > 0.01:  # signed: -0.05
+                seen += sign
+        except Exception:  # noqa: BLE001  (the student's code fails here too: the main check reports it)
+            return "+-"
+    return seen
+
+
 def _moved(diffs) -> str:
     """The scores a batch moved by more than 1e-4, in words ("R", "P and R", ...)."""
     return " and ".join(k for k, d in zip("PRF", diffs.abs().amax(dim=0).tolist()) if d > 1e-4) or "none"
