@@ -262,41 +262,6 @@ def test_stored_vectors_never_exceed_the_chunk_budget(monkeypatch):
     assert max_diff((P, R, F), course_lib.score(cands, refs)) <= 1e-6
 
 
-def test_chunks_reuse_one_block_of_memory(monkeypatch):
-    """The chunks' vectors are written into one reused buffer (fresh memory costs a page fault
-    per page on its first write), and the scores are those of fresh memory."""
-    cands, refs = course_lib.engine.baseline.random_pairs(datasets.stsb("dev").sentence1.tolist(), 150, seed=2)
-    expected = course_lib.score(cands, refs, all_layers=True)
-    monkeypatch.setattr(ST, "STORE_FLOATS", 384 * 7 * 600)
-    buffers, allocations, add, take = [], [], SO.SentenceStore.add, PK.Buffer.take
-
-    def recording_add(self, *args, buffer=None, **kwargs):
-        buffers.append(buffer)
-        add(self, *args, buffer=buffer, **kwargs)
-
-    def recording_take(self, shape, device):
-        before = self.data
-        out = take(self, shape, device)
-        allocations.append(self.data is not before)
-        return out
-
-    monkeypatch.setattr(SO.SentenceStore, "add", recording_add)
-    monkeypatch.setattr(PK.Buffer, "take", recording_take)
-    got = course_lib.score(cands, refs, all_layers=True)
-    assert len(buffers) > 5 and buffers[0] is not None and all(b is buffers[0] for b in buffers)
-    assert sum(allocations) <= len(allocations) // 2
-    assert max_diff(expected, got) <= 1e-6
-
-
-def test_buffer_hands_out_its_own_memory_and_grows():
-    buffer = PK.Buffer()
-    a = buffer.take((2, 3, 4), "cpu")
-    b = buffer.take((5, 4), "cpu")
-    assert b.untyped_storage().data_ptr() == a.untyped_storage().data_ptr() and b.shape == (5, 4)
-    c = buffer.take((10, 4), "cpu")
-    assert c.shape == (10, 4) and buffer.data.numel() == 40
-
-
 def test_windows_bound_pairs_and_characters(monkeypatch):
     """Pairs are tokenized a window at a time: at most WINDOW_PAIRS pairs and WINDOW_CHARS
     characters (a single longer pair gets a window of its own), covering every pair in order."""
