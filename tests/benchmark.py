@@ -476,8 +476,7 @@ def report(args, info, res, loads) -> str:
         "vectors kept packed without padding; matching on length-sorted batches gathered from them; "
         "long inputs stream in chunks sized by memory, the pairs of a window (up to 16,384 pairs, "
         "4M characters) taken in groups that share a sentence, longest first (a shared sentence "
-        "is embedded once, a chunk's batches need little padding), every chunk written into one "
-        "reused block of memory. Rerun: `make bench` (this run took "
+        "is embedded once, a chunk's batches need little padding). Rerun: `make bench` (this run took "
         f"{args.elapsed / 60:.0f} minutes), or `.venv/bin/python tests/benchmark.py --quick` "
         "(`--threads 1` gives steadier numbers on a busy machine).",
     ]

@@ -1,53 +1,49 @@
-"""Tokenizing a whole list in one call with a fast (Rust) tokenizer.
+"""Tokenizing a whole list in one call with Hugging Face's fast (Rust) tokenizer.
 
-`fast_tokenizer`: the Rust twin of a slow tokenizer, built from its own vocabulary. The engine
-uses it for speed by default (`use_fast_tokenizer=False`): the same ids as
-`course_lib.bertscore.embeddings.encode` (bert-score's slow tokenization), sentence by sentence;
-tests/test_speed.py compares the two on every text in data/.
-Hugging Face's own fast tokenizer of a model, what bert-score uses with `use_fast_tokenizer=True`
-(it may give other ids than the slow one), is loaded by `course_lib.call.setting.fast_tokenizer_of`.
+`fast_tokenizer`: transformers' own fast tokenizer of a slow tokenizer's model (loaded by
+`course_lib.call.setting.fast_tokenizer_of`, what bert-score uses with
+`use_fast_tokenizer=True`), where it is allowed. The engine uses it for speed by default
+(`use_fast_tokenizer=False`): it gives the same ids as `course_lib.bertscore.embeddings.encode`
+(bert-score's slow tokenization) on every text in data/ and on tricky strings, which
+tests/test_speed.py compares. Elsewhere the two may differ, so only a plain `BertTokenizer` with
+no user-added tokens takes it, and texts with a lone surrogate go the slow way.
 """
 from __future__ import annotations
 
+import copy
 import os
 
-from course_lib.bertscore.embeddings import encode, model_limit
+from course_lib.bertscore.embeddings import count_truncated, encode, model_limit
 from course_lib.caching import cached
+from course_lib.call.setting import fast_tokenizer_of
 
 USE_FAST_TOKENIZER = True  # False forces the slow (reference) tokenizer everywhere
 
 
-@cached()  # one build per tokenizer, even from several threads
+@cached()  # one look per tokenizer, even from several threads
 def fast_tokenizer(tokenizer):
-    """The Rust twin (`tokenizers.Tokenizer`) of a slow BERT WordPiece tokenizer, or None.
-
-    Built from the slow tokenizer's own vocabulary and settings (lower-casing, accents,
-    Chinese characters), with no truncation or padding of its own. Used only where it is
-    proven to give bert-score's ids: plain `BertTokenizer`s with no extra added tokens
-    (tests/test_speed.py compares the two on every text in data/). Others return None and
-    keep the slow path.
-    """
-    return _build_fast(tokenizer)
-
-
-def _build_fast(tokenizer):
+    """Our own copy (no truncation or padding) of the Rust `tokenizers.Tokenizer` inside the
+    model's Hugging Face fast tokenizer, or None. Only for a plain `BertTokenizer` (no
+    never-split words, no user-added tokens) whose fast one has the same vocabulary,
+    lower-casing, accents and Chinese characters; others keep the slow path."""
+    from tokenizers.normalizers import BertNormalizer
     from transformers import BertTokenizer
 
-    if type(tokenizer) is not BertTokenizer or not getattr(tokenizer, "do_basic_tokenize", True):
-        return None
-    if set(tokenizer.get_added_vocab()) - set(tokenizer.all_special_tokens):
-        return None  # user-added tokens: the slow path handles them
-    if tokenizer.basic_tokenizer.never_split:
+    if type(tokenizer) is not BertTokenizer or not tokenizer.do_basic_tokenize or tokenizer.basic_tokenizer.never_split \
+            or set(tokenizer.get_added_vocab()) - set(tokenizer.all_special_tokens):
         return None
     try:
-        from transformers.convert_slow_tokenizer import convert_slow_tokenizer
-
-        backend = convert_slow_tokenizer(tokenizer)
-    except Exception:  # no converter for this tokenizer: stay on the slow path
+        fast = fast_tokenizer_of(tokenizer.name_or_path)
+    except Exception:  # no fast tokenizer at that path
         return None
+    norm, basic = fast.backend_tokenizer.normalizer, tokenizer.basic_tokenizer
+    if not isinstance(norm, BertNormalizer) or fast.get_vocab() != tokenizer.get_vocab() or \
+            (norm.lowercase, norm.strip_accents, norm.handle_chinese_chars) != (
+                basic.do_lower_case, basic.strip_accents, basic.tokenize_chinese_chars):
+        return None
+    backend = copy.deepcopy(fast.backend_tokenizer)  # transformers sets its truncation on every call
     backend.no_truncation()
     backend.no_padding()
-    backend.add_special_tokens(tokenizer.all_special_tokens)  # "[SEP]" in a text stays one token
     return backend
 
 
@@ -69,8 +65,7 @@ def encode_many(tokenizer, sentences: list[str]) -> tuple[list[list[int]], int]:
     fast = fast_tokenizer(tokenizer) if USE_FAST_TOKENIZER else None
     if fast is None or not _valid_unicode(sentences):  # Rust takes no lone surrogate: the slow one drops it
         ids = [encode(tokenizer, s) for s in sentences]
-        at_limit = [s for s, i in zip(sentences, ids) if len(i) >= limit]
-        return ids, sum(len(tokenizer.tokenize(s.strip())) + 2 > limit for s in at_limit)
+        return ids, count_truncated(tokenizer, sentences, ids)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no fork warnings later
     cls, sep, keep = tokenizer.cls_token_id, tokenizer.sep_token_id, limit - 2
     pieces = [e.ids for e in fast.encode_batch([s.strip() for s in sentences], add_special_tokens=False)]

