@@ -470,7 +470,7 @@ def report(args, info, res, loads) -> str:
     if "page" in res:
         lines += [page_report(res["page"][0]), ""]
     lines += [
-        "How: the fast (Rust) tokenizer, where it gives bert-score's exact ids (tested on every "
+        "How: the model's Hugging Face fast (Rust) tokenizer, where it gives bert-score's exact ids (tested on every "
         "text in data/); each unique sentence embedded once; sentences sorted by token length and "
         "batched by a token budget; only the layers needed are run, under `inference_mode`; token "
         "vectors kept packed without padding; matching on length-sorted batches gathered from them; "

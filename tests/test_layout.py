@@ -130,3 +130,22 @@ def test_the_cycle_finder_finds_a_planted_cycle():
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}
     assert find_cycle(graph) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_layer_is_decided_in_one_place():
+    """`model.check_layer` (None -> the model's default layer, `model.default_layer`) is called by the
+    Setting (`call.setting.resolve_setting`), by the taught `embed` (bertscore/ imports nothing above it)
+    and by the demo's audience-worded wrapper (`demo.inputs.check_layer`) -- no other module decides a
+    layer; below the setting a layer is a required argument. A source scan: a planted call elsewhere fails."""
+    import re
+
+    allowed = {"course_lib.model", "course_lib.call.setting", "course_lib.bertscore.embeddings",
+               "course_lib.demo.inputs"}
+    deciding = re.compile(r"(?<![\w.])(?:check_layer|default_layer|check_model_layer)\(|\.default_layer\b")
+    found = {name for name, path in modules().items() if name not in allowed
+             for line in path.read_text(encoding="utf-8").splitlines()
+             if deciding.search(line) and not line.lstrip().startswith(("def ", "#"))
+             and not (name.startswith("course_lib.demo.") and "check_layer(layer)" in line)}
+    assert not found, f"modules that decide a layer themselves: {sorted(found)}"
+    planted = "def f(model_type):\n    return default_layer(model_type)\n"
+    assert deciding.search(planted.splitlines()[1])
