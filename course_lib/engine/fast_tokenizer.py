@@ -69,4 +69,5 @@ def encode_many(tokenizer, sentences: list[str]) -> tuple[list[list[int]], int]:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no fork warnings later
     cls, sep, keep = tokenizer.cls_token_id, tokenizer.sep_token_id, limit - 2
     pieces = [e.ids for e in fast.encode_batch([s.strip() for s in sentences], add_special_tokens=False)]
-    return [[cls] + p[:keep] + [sep] for p in pieces], sum(len(p) > keep for p in pieces)
+    ids = [[cls] + p[:keep] + [sep] for p in pieces]
+    return ids, count_truncated(tokenizer, sentences, ids)
