@@ -6,8 +6,9 @@ computed, so two threads asking at once for the same key share one computation: 
 loaded once, a corpus's idf counted once. `cached` wraps a function in one, keyed by its
 arguments (hashable; objects such as a model count by identity and are kept alive by the key,
 so an id is never reused for another object). It is `functools.lru_cache` with that lock (every
-in-memory cache of course_lib is one of these), and with what lru_cache cannot do: say whether a key is held (`in`), list its entries, take a value
-computed elsewhere (`put`: a batch embedded at once) and forget one key (`pop`).
+in-memory cache of course_lib is one of these), and with what lru_cache cannot do: say whether a
+key is held (`in`), list its entries, take a value computed elsewhere (`put`: a batch embedded at
+once) and forget one key (`pop`).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The fast engine equals the definition: `score` = `reference_bertscore` on random real inputs.
 
-`course_lib.reference_bertscore` (`course_lib.bertscore.reference.reference_scores` behind bert-score's arguments) scores one pair at a time with the functions
-the chapters teach (one forward pass per text, no padding). The engine deduplicates, sorts by
+`course_lib.reference_bertscore` (`course_lib.bertscore.reference.reference_scores` behind
+bert-score's arguments) scores one pair at a time with the functions the chapters teach (one forward pass per text, no padding). The engine deduplicates, sorts by
 length, batches under a token budget, runs only the layers it needs and packs the vectors: none of
 that may move a score. Each case draws (seeded) real sentences from data/ (WMT16, STS-B, PAWS) of
 mixed lengths, with repeats, empty strings and texts over the model's 512 tokens, and random

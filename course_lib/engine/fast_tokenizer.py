@@ -29,7 +29,8 @@ def fast_tokenizer(tokenizer):
     from tokenizers.normalizers import BertNormalizer
     from transformers import BertTokenizer
 
-    if type(tokenizer) is not BertTokenizer or not tokenizer.do_basic_tokenize or tokenizer.basic_tokenizer.never_split \
+    if type(tokenizer) is not BertTokenizer or not tokenizer.do_basic_tokenize \
+            or tokenizer.basic_tokenizer.never_split \
             or set(tokenizer.get_added_vocab()) - set(tokenizer.all_special_tokens):
         return None
     try:
