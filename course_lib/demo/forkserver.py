@@ -45,9 +45,9 @@ def warm() -> None:
     # generation's roc_curve; no kernel of this process generates text.
     hf_imports._sklearn_available = False
     from course_lib.demo import class_view, launch, widgets  # noqa: F401
-    from course_lib.demo.scoring import load
+    from course_lib.demo.inputs import demo_setting
 
-    load()
+    demo_setting()  # the model, its tokenizer and the baseline: what every demo score reads
 
 
 def serve(path: str) -> None:
