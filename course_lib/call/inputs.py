@@ -54,7 +54,8 @@ def _as_list(value, name: str, of: str) -> list:
 
 def check_pairs(cands, refs, names: tuple[str, str] = ("cands", "refs")) -> tuple[list[str], list[str]]:
     """Two aligned lists of str (`check_texts` each), one text of the second per text of the first."""
-    (a, b), (name_a, name_b) = (check_texts(cands, names[0]), check_texts(refs, names[1])), names
+    name_a, name_b = names
+    a, b = check_texts(cands, name_a), check_texts(refs, name_b)
     if len(a) != len(b):
         raise ValueError(f"{name_a} and {name_b} must have the same length: {len(a)} {name_a}, {len(b)} {name_b}")
     return a, b

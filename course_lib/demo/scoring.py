@@ -96,10 +96,10 @@ def encoded_many(texts: list[str]) -> list[Encoded]:
 def pair_view(candidate: str, reference: str, layer: int, idf_corpus: str | None) -> PairView:
     """Greedy matching of one pair (`course_lib.bertscore.matching.greedy_match`); cached."""
     def compute():
-        tokenizer = demo_setting().tokenizer
-        weights = idf_for(idf_corpus) or demo_setting().weights
+        setting = demo_setting()
+        weights = idf_for(idf_corpus) or setting.weights
         c, r = encoded_many([candidate, reference])
-        view = view_of(tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
+        view = view_of(setting.tokenizer, c.ids, r.ids, c.layers[layer], r.layers[layer], weights)
         warn_empty_view(view)
         return view
 
