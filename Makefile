@@ -46,7 +46,7 @@ endif
 ## make lab: open the course in JupyterLab, on your own copies in work/, START_HERE first [~10 s; first run: setup]
 #   (copies made the first time, never overwritten; git ignores work/)
 lab: $(STAMP)
-	$(PY) -m course_lib.course.lab
+	@$(PY) -m course_lib.course.lab
 
 ## make test: every test: the book, the unit tests, then nbval over the chapters [~40 min on 2 cores]
 #   (the book is built first, its pages are tested with the unit tests; then nbval over the chapter notebooks)

@@ -113,6 +113,10 @@ def test_running_a_chapter_in_jupyterlab_rewrites_no_committed_file(tmp_path):
             page.on("console", lambda m: m.type in ("warning", "error") and console.append(m.text))
             page.goto(url)
             page.locator(".jp-RenderedMarkdown h1", has_text="Start here").wait_for(timeout=120_000)
+            page.locator(".lm-MenuBar-item", has_text="Run").first.wait_for(timeout=60_000)
+            menus = page.locator(".lm-MenuBar-item").all_inner_texts()
+            assert not [m for m in menus if "grader" in m.lower()], f"a student's JupyterLab shows {menus}"
+            assert not page.get_by_text("Create Assignment").count(), "nbgrader's instructor panel is there"
             page.locator(".jp-RenderedMarkdown a", has_text=CHAPTER).first.click()
             page.locator(".lm-TabBar-tab.lm-mod-current", has_text=CHAPTER).wait_for(timeout=60_000)
             page.locator(".jp-Notebook .jp-CodeCell").first.wait_for(timeout=60_000)
@@ -139,6 +143,12 @@ def test_running_a_chapter_in_jupyterlab_rewrites_no_committed_file(tmp_path):
                 time.sleep(0.5)
     finally:
         server.stop()
+    printed = server.log_path.read_text(errors="replace")
+    before_url = printed.split(url)[0]
+    assert "Open that link in your browser" in printed.split(url)[1], "make lab says what to do"
+    noise = [line for line in before_url.splitlines() if line.strip() and not line.startswith(("Copied ", "Serving "))
+             and "The course:" not in line]
+    assert not noise, f"make lab prints more than the URL and what to do: {noise[:5]}"
     saved = json.loads((work / CHAPTER).read_text())
     code = [c for c in saved["cells"] if c["cell_type"] == "code"]
     assert sha(work / CHAPTER) != committed, "the run was not saved into the work copy"

@@ -150,6 +150,34 @@ def install(prefix: str = sys.prefix) -> Path:
     return folder
 
 
+# What a student's JupyterLab leaves out: nbgrader's instructor tools (its server extensions, which also warn
+# "No nbgrader_config.py file found", and its lab extension: the Nbgrader menu, Create Assignment) and Voila's
+# server extension (make present is the instructor's; importing voila turns traitlets' deprecation warnings on).
+# They are in .venv for the tests; a student's hub or Colab does not have them at all (requirements-runtime.txt).
+INSTRUCTOR_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list",
+                                "nbgrader.server_extensions.assignment_list",
+                                "nbgrader.server_extensions.validate_assignment", "voila.server_extension")
+INSTRUCTOR_LAB_EXTENSIONS = ("@jupyter/nbgrader",)
+
+
+def student_config(folder: Path) -> Path:
+    """A Jupyter configuration folder (for JUPYTER_CONFIG_PATH, which outranks the environment's own) in which
+    the instructor tools above are off; returns `folder`."""
+    (folder / "labconfig").mkdir(parents=True, exist_ok=True)
+    off = {name: False for name in INSTRUCTOR_SERVER_EXTENSIONS}
+    (folder / "jupyter_server_config.json").write_text(json.dumps({"ServerApp": {"jpserver_extensions": off}}))
+    (folder / "labconfig" / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {name: True for name in INSTRUCTOR_LAB_EXTENSIONS}}))
+    return folder
+
+
+# JupyterLab's start-up log is ~30 INFO lines, a token deprecation warning from jupyter_server itself and the
+# language servers it did not find: nothing a student acts on. Warnings and errors still show.
+QUIET = ["--ServerApp.log_level=WARN", "--LabApp.log_level=WARN"]
+WHAT_TO_DO = ("Open that link in your browser (make lab tries to open it for you); START_HERE opens first. "
+              "Leave this terminal open while you work; Ctrl-C here stops JupyterLab.")
+
+
 def main(argv: list[str] | None = None) -> int:
     from course_lib.demo import launch
 
@@ -164,10 +192,16 @@ def main(argv: list[str] | None = None) -> int:
         print(note, flush=True)
     token = os.environ.get("JUPYTER_TOKEN") or secrets.token_urlsafe(24)
     port = launch.pick_port("lab")
-    env = dict(os.environ, JUPYTER_TOKEN=token)
+    config = student_config(Path(tempfile.mkdtemp(prefix="bertscore-lab-")))
+    env = dict(os.environ, JUPYTER_TOKEN=token,
+               JUPYTER_CONFIG_PATH=os.pathsep.join(filter(None, [str(config), os.environ.get("JUPYTER_CONFIG_PATH")])))
     url = f"http://127.0.0.1:{port}/lab/tree/{START}?token={token}"
     print(f"Serving your work folder {work}.", flush=True)
-    return launch.serve(launch.lab_command(work, START, port, extra), env, port, url, "The course", browser)
+    try:
+        return launch.serve(launch.lab_command(work, START, port, QUIET + extra), env, port, url, "The course",
+                            browser, after=WHAT_TO_DO)
+    finally:
+        shutil.rmtree(config, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -244,10 +244,11 @@ def _interrupt(signum, frame):
 
 
 def serve(cmd: list[str], env: dict, port: int, url: str, label: str, browser: bool,
-          ready_line: str | None = None, beside=None) -> int:
+          ready_line: str | None = None, beside=None, after: str = "") -> int:
     """Run the server `cmd` until it ends (or Ctrl-C / kill): print "`label`: `url`" once it listens
     (with `ready_line`, once its log or that of `beside`, the loaded process, says it, or POOL_WAIT_S
-    later), open the browser at it unless `browser` is False, and forward its log without its own URL lines."""
+    later), then `after` (what to do), open the browser at it unless `browser` is False, and forward its log
+    without its own URL lines."""
     signal.signal(signal.SIGTERM, _interrupt)  # stopped by `kill` too: the caller still cleans up
     process = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     ready = threading.Event()
@@ -263,7 +264,7 @@ def serve(cmd: list[str], env: dict, port: int, url: str, label: str, browser: b
             while process.poll() is None and not ready.wait(0.2) and time.monotonic() < deadline:
                 pass
         if process.poll() is None:
-            print(f"\n    {label}: {url}\n", flush=True)
+            print(f"\n    {label}: {url}\n" + (f"\n{after}\n" if after else ""), flush=True)
             if browser:
                 open_browser(url, page_folder)
         return process.wait()
