@@ -81,12 +81,12 @@ student: $(STAMP)
 kernel: $(STAMP)
 	$(PY) -m course_lib.course.exercises --kernel
 
-## make nbgrader OUT=DIR: an nbgrader course folder made from the solution notebooks now [~30 s]
+## make nbgrader OUT=DIR [COURSE_URL=...]: an nbgrader course folder made from the solution notebooks now [~30 s]
 #   (nbgrader_config.py with the course's kernel, a fresh grading seed and grading mode;
 #   source/<chapter>/<chapter>.ipynb)
 nbgrader: $(STAMP)
 	@test -n "$(OUT)" || { echo "usage: make nbgrader OUT=DIR" >&2; exit 1; }
-	$(PY) -m course_lib.course.nbgrader_course $(OUT)
+	$(PY) -m course_lib.course.nbgrader_course $(OUT) --url "$(COURSE_URL)"
 
 ## make student-release OUT=DIR [COURSE_URL=...]: the course without solutions, for students [~10 s]
 #   (see the README's list); COURSE_URL is where you will put its archive, for Colab's first cell

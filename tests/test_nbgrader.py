@@ -144,13 +144,18 @@ def _scores(root: Path, chapter: str, student: str) -> dict[str, float]:
 
 
 def test_the_course_folder_is_what_nbgrader_expects(tmp_path):
-    written = nbgrader_course.write_course(tmp_path, seed=1)
+    written = nbgrader_course.write_course(tmp_path, seed=1, url="https://example.org/bertscore-course.zip")
     assert {p.parent.name for p in written} >= {CH04, CH05, "01_lexical_metrics", "08_human_agreement"}
     config = (tmp_path / "nbgrader_config.py").read_text()
     assert 'kernel_name = "bertscore-course"' in config and 'COURSE_GRADING"] = "1"' in config
     for path in written:
         nb = nbformat.read(path, as_version=4)
         assert nb.metadata.kernelspec.name == "bertscore-course"
+        first = nb.cells[0]  # Colab's set-up cell, with the archive's URL; not graded
+        assert "course-setup" in first.metadata.tags and "nbgrader" not in first.metadata, path
+        assert "COURSE_URL = 'https://example.org/bertscore-course.zip'" in first.source
+        folding = re.search(r"\bunfold|\b(is|are) folded\b|three dots", json.dumps([c.source for c in nb.cells]), re.I)
+        assert not folding, f"{path.name} speaks of folded cells, which nbgrader's release has not: {folding}"
         tests = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
         written_answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
                            and c.cell_type == "markdown"]

@@ -10,8 +10,9 @@ exercises, made from notebooks/NN_*.ipynb as they are now (the committed noteboo
 - a cell calling `chNN.check_N_M(...)` becomes one locked, autograded test cell (CHECK_POINTS) that
   sets grading mode and the seed again (nbgrader's hidden tests: not in the release) and reloads the
   checker first, so nothing a notebook changed in it or in the environment counts;
-- outputs are cleared, the notebook asks for the course's kernel, and the line pointing to the
-  solution notebooks is left out.
+- outputs are cleared, the notebook asks for the course's kernel, the line pointing to the
+  solution notebooks is left out, and the first cell is the release's set-up cell for Colab or a hub
+  without the course (student_release.SETUP_CELL, with --url: it does nothing where course_lib imports).
 nbgrader's own generate_assignment, autograde and export run on it unmodified. nbgrader_config.py
 sets COURSE_GRADING (grading mode: a failing check raises, no hints, no attempts file) and
 COURSE_GRADING_SEED (drawn afresh by each `make nbgrader`, or --seed): in nbgrader's runs the value
@@ -27,6 +28,7 @@ import sys
 from pathlib import Path
 
 from course_lib.course.exercises import SOLUTIONS_LINE, KERNELSPEC, solution_notebooks
+from course_lib.course.student_release import setup_cell
 
 CHECK_POINTS = 2    # each autograded check
 WRITTEN_POINTS = 1  # each written answer (graded by hand)
@@ -81,8 +83,9 @@ def test_source(source: str, module: str, exercise: str, seed: int) -> str:
             f"{source.strip()}\n")
 
 
-def source_notebook(nb, seed: int = 0):
-    """The nbgrader source version of a solution notebook (see the module's docstring)."""
+def source_notebook(nb, seed: int = 0, url: str = ""):
+    """The nbgrader source version of a solution notebook (see the module's docstring); `url` is the course's
+    archive for the set-up cell."""
     import nbformat
 
     nb = nbformat.from_dict(copy.deepcopy(dict(nb)))
@@ -133,6 +136,7 @@ def source_notebook(nb, seed: int = 0):
             cells.append(nbformat.v4.new_markdown_cell(after))
             headings = _HEADING.findall(after)
             exercise = headings[-1] if headings else exercise
+    cells.insert(0, nbformat.from_dict(setup_cell(url)))
     for cell in cells:
         cell.pop("id", None)
     nb.cells = cells
@@ -141,7 +145,7 @@ def source_notebook(nb, seed: int = 0):
     return nb
 
 
-def write_course(out: Path, seed: int | None = None, chapters=None) -> list[Path]:
+def write_course(out: Path, seed: int | None = None, chapters=None, url: str = "") -> list[Path]:
     """Write the nbgrader course folder into `out`; the source notebooks written."""
     import nbformat
 
@@ -156,7 +160,7 @@ def write_course(out: Path, seed: int | None = None, chapters=None) -> list[Path
             continue
         target = out / "source" / path.stem / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(source_notebook(nbformat.read(path, as_version=4), seed), target)
+        nbformat.write(source_notebook(nbformat.read(path, as_version=4), seed, url), target)
         written.append(target)
     return written
 
@@ -166,8 +170,9 @@ def main(argv=None) -> int:
     parser.add_argument("out", type=Path, help="the nbgrader course folder to write")
     parser.add_argument("--seed", type=int, help="the grading seed (default: drawn afresh)")
     parser.add_argument("--chapters", nargs="*", help="only these chapters (e.g. 04 05)")
+    parser.add_argument("--url", default="", help="where the course's archive will be (COURSE_URL), for Colab")
     args = parser.parse_args(argv)
-    for path in write_course(args.out, args.seed, args.chapters):
+    for path in write_course(args.out, args.seed, args.chapters, args.url):
         print(f"wrote {path}")
     print(f"wrote {args.out / 'nbgrader_config.py'}; next: cd {args.out} && nbgrader generate_assignment "
           "<chapter>, then collect submissions into submitted/<student>/<chapter>/, nbgrader autograde "

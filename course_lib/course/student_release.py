@@ -45,6 +45,14 @@ if importlib.util.find_spec("course_lib") is None:
     os.environ["BERTSCORE_COURSE_ROOT"] = str(root)
     os.chdir(root / "notebooks")
 """
+
+
+def setup_cell(url: str) -> dict:
+    """SETUP_CELL as a notebook cell (tagged course-setup), with the archive's `url`."""
+    return {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["course-setup"]}, "outputs": [],
+            "source": SETUP_CELL.format(url=url)}
+
+
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
 
@@ -108,8 +116,7 @@ def write_release(out: Path, url: str = "") -> list[Path]:
             if cell["cell_type"] == "markdown":
                 text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
                 cell["source"] = SOLUTIONS_LINE.sub("", text)
-        nb["cells"].insert(0, {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["course-setup"]},
-                               "outputs": [], "source": SETUP_CELL.format(url=url)})
+        nb["cells"].insert(0, setup_cell(url))
         for cell in nb["cells"]:
             cell.pop("id", None)
         nb["nbformat_minor"] = 4
