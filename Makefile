@@ -22,7 +22,8 @@ setup: $(STAMP)
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 # TORCH=cpu (Linux): take torch from PyTorch's CPU-only index (about 190 MB) instead of PyPI's
-# Linux wheel, which is built for CUDA and pulls several GB of NVIDIA libraries.
+# Linux wheel, which is built for CUDA and pulls several GB of NVIDIA libraries. Where that index does
+# not answer within 10 s, it says so and goes on with PyPI's torch (pip would retry for minutes).
 TORCH ?= default
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 TORCH_PIN := $(shell grep -E '^torch==' requirements.txt | cut -d' ' -f1)
@@ -36,7 +37,10 @@ $(STAMP): requirements.txt pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "error: $(VENV) was made with" \
 	  "$$($(PY) --version 2>&1); run make clean, then make again with Python 3.11-3.13." >&2; exit 1; }
 ifeq ($(TORCH),cpu)
-	$(PY) -m pip install -q --disable-pip-version-check "$(TORCH_PIN)" --index-url $(TORCH_CPU_INDEX)
+	@if $(PY) -c 'import urllib.request as u; u.urlopen("$(TORCH_CPU_INDEX)/torch/", timeout=10)' 2>/dev/null; \
+	then $(PY) -m pip install -q --disable-pip-version-check "$(TORCH_PIN)" --index-url $(TORCH_CPU_INDEX); \
+	else echo "TORCH=cpu: PyTorch's index ($(TORCH_CPU_INDEX)) does not answer from here, so torch comes from" \
+	  "PyPI as without TORCH=cpu (on Linux the CUDA build, about 3 GB)." >&2; fi
 endif
 	$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
 	$(PY) -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
@@ -48,7 +52,7 @@ endif
 lab: $(STAMP)
 	@$(PY) -m course_lib.course.lab
 
-## make test: every test: the book, the unit tests, then nbval over the chapters [~40 min on 2 cores]
+## make test: every test: the book, the unit tests, then nbval over the chapters [~45 min on 2 cores]
 #   (the book is built first, its pages are tested with the unit tests; then nbval over the chapter notebooks)
 # Tests run on the CPU (CUDA_VISIBLE_DEVICES empty: a GPU would change digits at 1e-7) and save
 # figures to a fresh temporary folder (COURSE_FIGURES), never over the committed figures/.
@@ -58,9 +62,11 @@ TEST_END = ; rc=$$?; rm -rf "$$d"; exit $$rc
 
 test: test-unit test-notebooks
 
+## make test-unit: the first half of make test: the book, then the unit tests in tests/ [~35 min on 2 cores]
 test-unit: $(STAMP) book
 	$(TEST_RUN) $(PY) -m pytest -q -rs tests $(TEST_END)
 
+## make test-notebooks: the second half of make test: nbval over every chapter and the demo [~10 min on 2 cores]
 test-notebooks: $(STAMP)
 	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 

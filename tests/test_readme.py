@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERNAL = {"test-unit", "test-notebooks"}  # the two halves of make test
 
 
 def cells(row: str) -> int:
@@ -45,9 +44,30 @@ def test_the_check_finds_an_unescaped_bar():
 
 def test_make_help_lists_every_command_with_its_time():
     makefile = (ROOT / "Makefile").read_text()
-    phony = set(re.search(r"^\.PHONY:(.*)$", makefile, re.M).group(1).split()) - INTERNAL
+    phony = set(re.search(r"^\.PHONY:(.*)$", makefile, re.M).group(1).split())
     shown = subprocess.run(["make", "--no-print-directory", "-s", "-C", str(ROOT), "help"], capture_output=True,
                            text=True, check=True).stdout
     listed = {m.group(1): m.group(2) for m in re.finditer(r"^  make ([\w-]+)[^\n]*?\[([^\]]+)\]$", shown, re.M)}
     assert phony <= set(listed), f"make help does not list: {sorted(phony - set(listed))}"
     assert all(re.search(r"\d|instant|run time", t) for t in listed.values()), listed
+
+
+def runtimes() -> dict[str, int]:
+    """{notebook: seconds} from the README's `make run` table."""
+    text = (ROOT / "README.md").read_text()
+    block = text[text.index("<!-- RUNTIMES:START -->"):text.index("<!-- RUNTIMES:END -->")]
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^\| (\d\w+_\w+\.ipynb) \| (\d+) \|", block, re.M)}
+
+
+def test_the_course_map_s_times_agree_with_the_measured_table():
+    """The course map (README, START_HERE, the book's first page) gives the chapters' run times in words; they
+    must be what the `make run` table measured."""
+    text = (ROOT / "README.md").read_text()
+    said = re.search(r"in under ([\d.]+) minutes on a 2-core laptop CPU, chapter 08 in about (\d+)", text)
+    assert said, "the course map no longer says how long a chapter runs"
+    times = runtimes()
+    assert len(times) >= 12, times
+    others = {k: v for k, v in times.items() if not k.startswith("08")}
+    assert max(others.values()) < float(said.group(1)) * 60, others
+    assert abs(times["08_human_agreement.ipynb"] / 60 - int(said.group(2))) <= 0.5, times["08_human_agreement.ipynb"]
+    assert "times below" not in text
