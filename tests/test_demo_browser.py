@@ -1,7 +1,7 @@
 """The live demo in a real browser, as an instructor uses it: JupyterLab (`make demo`'s launcher,
 JupyterLab's default settings, its default windowing mode) and the Voilà presenter view
 (`make present`), in Debian's headless Chromium driven by Playwright, at 1280×720 (and 1024×768
-for the layout).
+for the layout; the presenter view also at 1024×576, a 1280×720 screen at 125% zoom: each tab on one screen).
 
 It checks meaning, not motion: after each control the scores shown must equal course_lib.score's
 for those settings (computed here, in the test process), and each control must change only what it
