@@ -1,7 +1,7 @@
 """The live demo in a real browser, as an instructor uses it: JupyterLab (`make demo`'s launcher,
 JupyterLab's default settings, its default windowing mode) and the Voilà presenter view
 (`make present`), in Debian's headless Chromium driven by Playwright, at 1280×720 (and 1024×768
-for the layout).
+for the layout; the presenter view also at 1024×576, a 1280×720 screen at 125% zoom: each tab on one screen).
 
 It checks meaning, not motion: after each control the scores shown must equal course_lib.score's
 for those settings (computed here, in the test process), and each control must change only what it
@@ -490,6 +490,151 @@ def test_demo_in_voila(playwright_browser, expected, tmp_path):
         while len(server.kernels()) > 2 and time.monotonic() < deadline:
             time.sleep(1)
         assert len(server.kernels()) <= 2, f"{len(server.kernels())} kernels for one open page (+1 in the pool)"
+
+
+# --- the presenter view at 125% zoom: each tab on one 1024×576 screen --------------------------------
+
+AT_125 = {"width": 1024, "height": 576}  # a 1280×720 screen at 125% zoom, in CSS px
+NOTE = ".bertscore-demo-class-table .bsd-note"  # the note under the ranked answers
+RANGE = ".bertscore-demo-scores .bsd-range"  # what raw (or rescaled) scores mean, beside P, R, F
+
+
+def baseline_F(layer: int) -> float:
+    """b of F at `layer`, read from the course's baseline file (what the demo's note must say)."""
+    import csv
+
+    from course_lib.resources import BASELINES
+
+    with open(BASELINES / "all-MiniLM-L6-v2.tsv", newline="") as f:
+        return float(next(r for r in csv.DictReader(f) if int(r["LAYER"]) == layer)["F"])
+
+
+def longest_grid_preset() -> str:
+    """The preset with the most word pieces that still shows a matrix (not the long-text view)."""
+    from course_lib import demo
+
+    sizes = {name: demo.analyze(*pair).view for name, pair in demo.PRESETS.items()}
+    grids = {n: len(v.cand_tokens) * len(v.ref_tokens) for n, v in sizes.items() if demo.view_kind(v) != "long"}
+    return max(grids, key=grids.get)
+
+
+def below_the_screen(page, tab_index: int) -> dict:
+    """What of the open tab ends below the window (each box drawn), and which of the page's boxes
+    around it scroll vertically (tried: scrolled by 1000 px, then back)."""
+    return page.evaluate("""(index) => {
+        const H = innerHeight, tab = document.querySelectorAll('.bertscore-demo-present .widget-tab-contents > *')[index];
+        const below = [];
+        for (const el of [tab, ...tab.querySelectorAll('*')]) {
+            const r = el.getBoundingClientRect();
+            if (r.width > 0 && r.height > 0 && r.bottom > H + 0.5)
+                below.push(`${el.tagName}.${String(el.className).slice(0, 60)} ends at ${r.bottom.toFixed(1)}`);
+        }
+        const scrolls = [];
+        for (let el = tab.parentElement; el; el = el.parentElement) {
+            const before = el.scrollTop; el.scrollTop = before + 1000;
+            if (el.scrollTop !== before) scrolls.push(`${el.tagName}#${el.id}.${String(el.className).slice(0, 40)} `
+                                                       + `scrolls ${el.scrollHeight - el.clientHeight}px`);
+            el.scrollTop = before;
+        }
+        window.scrollTo(0, 1000);
+        if (scrollY > 0) scrolls.push(`the window scrolls ${scrollY}px`);
+        window.scrollTo(0, 0);
+        return {below: below.slice(0, 6), scrolls}; }""", tab_index)
+
+
+@pytest.fixture(scope="module")
+def presenter(playwright_browser, tmp_path_factory):
+    """One `make present` page for the tests below (each sets its tab, preset and window size)."""
+    tmp = tmp_path_factory.mktemp("presenter")
+    server = Server(launcher("present"), tmp, own_token=False)
+    page = playwright_browser.new_page(viewport=AT_125)
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(server.printed_url(), wait_until="domcontentloaded", timeout=300_000)
+        page.locator(F).first.wait_for(state="visible", timeout=300_000)
+        yield page
+    except Exception:
+        report_failure(page, tmp, server)
+        raise
+    finally:
+        page.close()
+        server.stop()
+
+
+def test_presenter_one_pair_tab_fits_1280x720_at_125_percent(presenter, expected):
+    """Nothing of the One pair tab below a 1024×576 window and no vertical scrolling, with the default
+    preset and with the longest one that still shows the matrix; and at the two sizes tested above."""
+    from course_lib import demo
+
+    page = presenter
+    page.get_by_role("tab", name="One pair").click()
+    select = page.locator(".bertscore-demo-preset select").first
+    for preset in ("lawyer / attorney", longest_grid_preset()):
+        if select.input_value() != preset:  # choosing the preset shown again draws nothing (the page would wait)
+            select.select_option(preset)
+        wait_shown(page, expected(*demo.PRESETS[preset]), what=preset)
+        for size in (AT_125, *({"width": w, "height": h} for w, h in VIEWPORTS)):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(500)
+            found = below_the_screen(page, 0)
+            assert not found["below"] and not found["scrolls"], f"{preset} at {size}: {found}"
+    page.set_viewport_size(AT_125)
+
+
+def test_presenter_says_what_raw_scores_mean_beside_F(presenter, expected):
+    """Beside P, R, F: unrelated texts score about b raw (b from the baseline file, at the layer shown),
+    legible; with rescaling on, that the scores are rescaled; and the tab still fits 1024×576."""
+    from course_lib import DEFAULT_LAYER, demo
+    from course_lib.demo.drawing import contrast_ratio
+
+    page = presenter
+    page.set_viewport_size(AT_125)
+    page.get_by_role("tab", name="One pair").click()
+    lawyer, select = demo.PRESETS["lawyer / attorney"], page.locator(".bertscore-demo-preset select").first
+    if select.input_value() != "lawyer / attorney":
+        select.select_option("lawyer / attorney")
+    wait_shown(page, expected(*lawyer), what="lawyer")
+    b = f"{baseline_F(DEFAULT_LAYER):.2f}"
+    note = page.locator(RANGE).first
+    assert note.is_visible(), "no note on what raw scores mean beside P, R, F"
+    text = note.inner_text()
+    assert b in text and "unrelated" in text and "rescale" in text, f"{text!r} (b = {b})"
+    f_box, n_box = (boxes(page, [F, RANGE])[s] for s in (F, RANGE))
+    assert 0 <= n_box[1] - f_box[3] <= 40 and n_box[0] < f_box[2], f"the note {n_box} is not beside F {f_box}"
+    size, color = note.evaluate("e => [parseFloat(getComputedStyle(e).fontSize), getComputedStyle(e).color]")
+    ink = [int(x) for x in re.findall(r"\d+", color)[:3]]
+    assert size >= 14 and float(contrast_ratio(ink, [255, 255, 255])) >= 4.5, f"{size}px, {color}"
+    assert_in_view(page, [RANGE], "the raw-range note at 1024×576")
+
+    set_layer(page, 2)  # the note follows the layer shown
+    wait_shown(page, expected(*lawyer, layer=2), what="layer 2")
+    assert f"{baseline_F(2):.2f}" in note.inner_text()
+    set_layer(page, DEFAULT_LAYER)
+    wait_shown(page, expected(*lawyer), what="back to the default layer")
+
+    page.locator(".bertscore-demo-rescale input[type=checkbox]").first.check()
+    wait_shown(page, expected(*lawyer, rescale=True), what="rescale")
+    assert "rescaled" in note.inner_text() and note.is_visible()
+    found = below_the_screen(page, 0)
+    assert not found["below"] and not found["scrolls"], f"rescaled: {found}"
+    page.locator(".bertscore-demo-rescale input[type=checkbox]").first.uncheck()
+    wait_shown(page, expected(*lawyer), what="rescale off")
+
+
+def test_presenter_class_tab_note_fits_1280x720_at_125_percent(presenter):
+    """After ranking, the class tab's note (under the ranked answers) lies wholly inside a 1024×576
+    window and inside the table's own scrolling box; the page does not scroll."""
+    page = presenter
+    page.set_viewport_size(AT_125)
+    page.get_by_role("tab", name="A class set").click()
+    page.locator(NOTE).wait_for(state="visible", timeout=120_000)
+    page.wait_for_timeout(500)
+    note, table = (boxes(page, [NOTE, ".bertscore-demo-class-table"])[s] for s in (NOTE, ".bertscore-demo-class-table"))
+    assert note[3] <= 576 and note[3] <= table[3] + 0.5, f"the note spans {note}, its box {table}, the window 576 px"
+    assert page.locator(".bsd-rank tr").count() == 11
+    found = below_the_screen(page, 1)
+    assert not found["below"] and not found["scrolls"], f"the class tab: {found}"
+    page.get_by_role("tab", name="One pair").click()
 
 
 TINY = {"nbformat": 4, "nbformat_minor": 5,

@@ -24,6 +24,7 @@ import torch
 
 from course_lib.bertscore.pair import PairView, match_cells
 from course_lib.caching import cached
+from course_lib.demo.inputs import baseline_for
 from course_lib.demo.notes import cjk_font, script_notes  # noqa: F401  (shown above the matrix)
 from course_lib.demo.scoring import Result, escape, weakest
 from course_lib.demo.style import (CSS, MARK_DARK, MARK_LIGHT, P_MARK, P_MARK_SMALL, R_MARK,  # noqa: F401
@@ -196,10 +197,14 @@ def scores_html(result: Result) -> str:
     note = f"layer {result.layer} · idf: {escape(result.idf_corpus or 'off')} · {kind}"
     if result.rescaled:
         note += f" (raw F {result.raw[2]:.3f})"
+    # raw F is never near 0, even for unrelated texts: say where it sits, from the baseline file (b of F)
+    b = float(baseline_for(result.layer)[2])
+    scale = (f"rescaled with b = {b:.2f}: unrelated texts near 0" if result.rescaled else
+             f"unrelated texts: about {b:.2f} raw, near 0 rescaled")  # one line in the 470-px column
     return ('<div class="bsd-scores">'  # the settings on the title's line: one screen at 125% zoom
             f"<div class='title'><span>BERTScore</span><span class='meta'>{note}</span></div>"
             '<table class="demo-table"><tr class="big"><th>P</th><th>R</th><th>F</th></tr>'
-            f'<tr class="big">{big}</tr></table>'
+            f'<tr class="big">{big}</tr></table><div class="bsd-range">{scale}</div>'
             '<table class="demo-table"><tr class="small"><th></th><th>P</th><th>R</th><th>F</th></tr>'
             f'<tr class="small"><th>ROUGE-L</th>{rouge}</tr>'
             f"<tr class='small'><th>BLEU</th><td class='demo-bleu' colspan='3'>{result.bleu:.1f} "

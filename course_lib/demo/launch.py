@@ -61,7 +61,10 @@ def presenter(preset: str = "lawyer / attorney"):
     tabs.add_class("bertscore-demo-present")
     tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
     title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
-    display(w.VBox([title, tabs], layout=w.Layout(width="100%")))
+    title.add_class("bertscore-demo-title")  # on the tabs' row (style.py): each tab then fits 1024×576
+    page = w.VBox([title, tabs], layout=w.Layout(width="100%"))
+    page.add_class("bertscore-demo-page")
+    display(page)
     threading.Thread(target=embed_ahead, args=(classes,), daemon=True).start()
     return demo, classes
 

@@ -51,7 +51,7 @@ CSS = f"""
 .bsd-scale {{ display: inline-block; width: 120px; height: 12px; vertical-align: middle;
   background: linear-gradient(to right, #440154, #3b528b, #21918c, #5ec962, #fde725); margin: 0 4px; }}
 .bsd-note {{ font-size: 16px; color: #7c2d12; background: #fff7ed; border-left: 4px solid #f97316;
-  padding: 4px 10px; margin: 4px 0; max-width: 900px; }}
+  padding: 4px 10px; margin: 4px 0; max-width: 900px; line-height: 1.35; }}
 .bsd-note b.bsd-warn {{ display: inline-block; width: 18px; height: 18px; line-height: 18px; margin-right: 8px;
   border-radius: 50%; background: #c2410c; color: #fff; text-align: center; font: 700 14px sans-serif; }}
 .bsd-scores {{ font-size: 18px; padding: 2px 12px 0 0; min-height: 180px; }}
@@ -63,6 +63,7 @@ CSS = f"""
 .bsd-scores .big th {{ font-size: 20px; }}
 .bsd-scores .small td, .bsd-scores .small th {{ font-size: 18px; }}
 .bsd-scores .meta {{ color: #444; font-size: 15px; font-weight: normal; white-space: nowrap; }}
+.bsd-scores .bsd-range {{ color: #444; font-size: 15px; margin: 0 0 2px 8px; line-height: 1.3; }}
 .bsd-heat {{ overflow-x: auto; }}
 .bsd-long {{ max-height: calc(100vh - 150px); min-height: 240px; overflow-y: auto; padding-right: 6px; }}
 .bsd-text {{ font-size: 18px; line-height: 1.9; max-width: 1100px; }}
@@ -92,12 +93,19 @@ CSS = f"""
 /* the presenter's page has the width for one line per answer: ten rows on one screen at 125% */
 .bertscore-demo-present .bsd-rank td {{ white-space: nowrap; }}
 .bertscore-demo-class-table {{ max-height: calc(100vh - 190px); min-height: 190px; overflow: auto; }}
+/* on the presenter page 122 px stand above the table and 9 below it: the ten answers and the note under
+   them fit 1024×576 without scrolling the table */
+.bertscore-demo-present .bertscore-demo-class-table {{ max-height: calc(100vh - 140px); }}
 .bertscore-demo-present .lm-TabBar-tab, .bertscore-demo-present .p-TabBar-tab {{ font-size: 16px !important;
   min-height: 30px !important; line-height: 28px !important; }}
 .bsd-title {{ margin: 2px 0 4px 0; font-size: 22px; }}
-/* the presenter page (Voila): no spare margins above and inside the tabs, so a tab fits one screen at 125% */
-#rendered_cells:has(.bertscore-demo-present) {{ padding-top: 0; }}
-#rendered_cells:has(.bertscore-demo-present) .jp-Cell {{ padding-top: 0; }}
+/* the presenter page (Voila): no spare margins around and inside the tabs, and the title at the right end
+   of the tabs' row rather than a row of its own, so a tab fits one screen at 125% (1024×576 CSS px) */
+#rendered_cells:has(.bertscore-demo-present) {{ padding-top: 0; padding-bottom: 0; }}
+#rendered_cells:has(.bertscore-demo-present) .jp-Cell {{ padding-top: 0; padding-bottom: 0; }}
+.bertscore-demo-page {{ position: relative; }}
+.bertscore-demo-page > .bertscore-demo-title {{ position: absolute; top: 0; right: 12px; z-index: 1; margin: 0; }}
+.bertscore-demo-page .bsd-title {{ margin: 0; line-height: 30px; }}
 #rendered_cells:has(.bertscore-demo-present) .jp-Cell-outputWrapper {{ margin-top: 0; }}
 .bertscore-demo-present .widget-tab-contents {{ padding: 6px 12px !important; }}
 .bsd-rank .bar {{ display: inline-block; height: 12px; vertical-align: middle; }}
