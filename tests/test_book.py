@@ -10,6 +10,12 @@ when it has a #fragment); no request leaves the disk (MathJax and every script a
 go down one level at a time; and axe-core (axe-playwright-python, which ships axe.min.js: it runs
 offline) finds no serious or critical violation.
 
+At a phone's width (390 px) and a laptop's (1280 px): no page scrolls sideways or cuts a formula; the
+menu button opens the chapters and leads to one, the contents button the page's sections (390 px), the
+menu button hides and shows the sidebar (1280 px); one search box, which searches offline; no console
+error; the course map's time column unbroken; a cell's prints one block. And no page shows nbgrader's
+`### BEGIN SOLUTION` / `### END SOLUTION` lines.
+
 Needs the built book (`make book`; CI runs it before the tests), /usr/bin/chromium and the
 book's packages (pip install the `book` extra; make book does). On a laptop a missing one skips
 these tests with the reason; under CI (COURSE_CI=1 or CI=true) it fails the run.
@@ -366,6 +372,23 @@ def opened(browser, name: str, viewport: dict, messages: list | None = None):
         context.close()
 
 
+def wait_until(page, condition: str, failure: str, timeout_ms: int = 5_000) -> None:
+    """Wait until the JavaScript `condition` (a function) is true on the page; else fail with `failure`."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(condition, timeout=timeout_ms)
+        return
+    except PlaywrightTimeout:
+        pass
+    pytest.fail(f"{failure} (on {page.url})", pytrace=False)
+
+
+def on_screen(selector: str) -> str:
+    """A JavaScript condition: some element matching `selector` is on screen (ON_SCREEN)."""
+    return f"() => Array.from(document.querySelectorAll({selector!r})).some({ON_SCREEN})"
+
+
 def the_visible(page, selector: str):
     """The one element matching `selector` that a reader sees (there may be hidden copies)."""
     shown = page.locator(selector).locator("visible=true")
@@ -376,50 +399,38 @@ def the_visible(page, selector: str):
 def test_menu_opens_on_a_phone_and_leads_to_another_chapter(browser):
     """At 390 px the menu button opens the primary sidebar (the chapters) on screen, and a chapter's
     link in it opens that chapter (pydata-sphinx-theme#2451: the script bound a hidden copy of the button)."""
+    chapter_link = 'a[href="02_embeddings.html"]'  # in the sidebar, or in the dialog the theme moves it to
     with opened(browser, "01_lexical_metrics", PHONE) as page:
-        link = page.locator('#pst-primary-sidebar a[href="02_embeddings.html"]')
-        assert not link.evaluate(ON_SCREEN), "the chapters' menu is open before the menu button is pressed"
+        assert not page.evaluate(on_screen(chapter_link)), "the chapters' menu is open before the button is pressed"
         the_visible(page, ".primary-toggle").click()
-        link = page.locator('a[href="02_embeddings.html"]').filter(has_text="02")  # in the menu, wherever it is now
-        page.wait_for_function(f"() => Array.from(document.querySelectorAll('a[href=\"02_embeddings.html\"]'))"
-                               f".some({ON_SCREEN})", timeout=5_000)
-        on_screen = [i for i in range(link.count()) if link.nth(i).evaluate(ON_SCREEN)]
-        assert on_screen, "the menu button did not open the chapters' menu"
-        link.nth(on_screen[0]).click()
+        wait_until(page, on_screen(chapter_link), "the menu button did not open the chapters' menu")
+        link = page.locator(chapter_link)
+        link.nth(next(i for i in range(link.count()) if link.nth(i).evaluate(ON_SCREEN))).click()
         page.wait_for_url("**/02_embeddings.html", timeout=10_000)
         assert page.locator("main h1").first.inner_text().startswith("02")
 
 
 def test_contents_toggle_opens_the_page_contents_on_a_phone(browser):
     """At 390 px the contents button opens the page's table of contents on screen; a section in it
-    scrolls to that section."""
+    leads to that section."""
+    entry = '#pst-page-toc-nav a[href="#rouge"]'
     with opened(browser, "01_lexical_metrics", PHONE) as page:
-        entry = page.locator('#pst-page-toc-nav a[href="#rouge"]')
-        assert not entry.evaluate(ON_SCREEN), "the page's contents are open before the button is pressed"
+        assert not page.evaluate(on_screen(entry)), "the page's contents are open before the button is pressed"
         the_visible(page, ".secondary-toggle").click()
-        try:
-            page.wait_for_function(f"() => ({ON_SCREEN})(document.querySelector('#pst-page-toc-nav a[href=\"#rouge\"]'))",
-                                   timeout=5_000)
-        except Exception:
-            pytest.fail("the contents button did not open the page's contents", pytrace=False)
-        entry.click()
+        wait_until(page, on_screen(entry), "the contents button did not open the page's contents")
+        page.locator(entry).click()
         page.wait_for_url("**/01_lexical_metrics.html#rouge", timeout=5_000)
 
 
 def test_menu_button_hides_and_shows_the_sidebar_on_a_laptop(browser):
     """At 1280 px the sidebar is shown; the menu button hides it, and pressing it again shows it."""
+    shown = on_screen('#pst-primary-sidebar a[href="02_embeddings.html"]')
     with opened(browser, "01_lexical_metrics", LAPTOP) as page:
-        sidebar = page.locator("#pst-primary-sidebar")
-        shown = f"() => ({ON_SCREEN})(document.querySelector('#pst-primary-sidebar a[href=\"02_embeddings.html\"]'))"
         assert page.evaluate(shown), "the sidebar is not shown at 1280 px"
         the_visible(page, ".primary-toggle").click()
-        try:
-            page.wait_for_function(f"() => !({shown})()", timeout=5_000)
-        except Exception:
-            pytest.fail(f"the menu button did not hide the sidebar (class {sidebar.get_attribute('class')!r})",
-                        pytrace=False)
+        wait_until(page, f"() => !({shown})()", "the menu button did not hide the sidebar")
         the_visible(page, ".primary-toggle").click()
-        page.wait_for_function(shown, timeout=5_000)
+        wait_until(page, shown, "the menu button, pressed again, did not show the sidebar")
 
 
 SEARCH_BOXES = """() => Array.from(document.querySelectorAll(

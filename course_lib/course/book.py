@@ -10,12 +10,13 @@ copy, never a CDN). The builder writes a source folder under build/book/src:
 - index.md: the README's course map (between its COURSE-MAP markers), its links pointing at the pages;
 - one page per chapter, notebooks/[0-9]*.ipynb (found at build time, so a new chapter appears
   once its notebook is there), then the live demo with its screenshots, then the references
-  (every chapter's "## References" section, gathered);
+  (every chapter's "## References" section, gathered); in the book's copy of a notebook, code cells
+  lose nbgrader's `### BEGIN/END SOLUTION` lines and consecutive prints are joined into one output;
 - a note at the top of every page saying how to run that chapter;
 - _static/course.css (the page at 390 px as at 1280: display maths and wide tables scroll inside
   their box, inline code and code cells wrap, figures open full size); long `show_source` listings
   are folded (a button shows them);
-- _config.yml and _toc.yml.
+- _config.yml and _toc.yml (the theme's empty top bar: see `config`).
 
 After Sphinx, `finish()` goes over the HTML: each output figure becomes a link to its image file
 (full size, e.g. on a phone), and the second copy of sphinx-thebe's THEBE_JS_URL script is dropped.
