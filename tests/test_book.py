@@ -265,8 +265,19 @@ LAYOUT_FACTS = """() => {
   const message = document.getElementById('MathJax_Message');
   return {scrollWidth: se.scrollWidth, clientWidth: se.clientWidth, cut: cut, figures: figures,
           mathjaxMessage: message && message.offsetParent !== null ? message.textContent : null,
-          downloads: Array.from(document.querySelectorAll('a[href*="_sources/"]')).map(a => a.getAttribute('href'))};
+          downloads: Array.from(document.querySelectorAll('a[href*="_sources/"]')).map(a => a.getAttribute('href')),
+          searchBoxes: Array.from(document.querySelectorAll(
+              'form.bd-search, input[type=search], .search-button__button, .search-button-field'))
+            .filter(el => { const r = el.getBoundingClientRect();  // shown, and not a part of another one
+              return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'
+                && !el.parentElement.closest('form.bd-search, .search-button__button'); }).length};
 }"""
+
+
+# Console errors that are about loading a file, not about the page's scripts: test_page checks every
+# request (no file missing, none leaving the disk). MathJax 2's web-font check asks for a font at
+# about:blank, which a page opened from file:// may not load (CORS); served over http it may.
+LOADING_ERRORS = re.compile(r"^Failed to load resource: |^Access to font at 'about:blank' from origin 'null'")
 
 
 @pytest.fixture(scope="module", params=[390, 1280], ids=["phone-390px", "laptop-1280px"])
@@ -275,14 +286,22 @@ def layout(browser, request):
     context = browser.new_context(viewport={"width": request.param, "height": 800})
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
                   else route.abort())
+    # each page read as on a first visit: nothing kept from the pages before (the theme stores the colour
+    # mode, after which an unset default mode no longer shows)
+    context.add_init_script("localStorage.clear(); sessionStorage.clear();")
     facts = {}
 
     def of(name):
         if name not in facts:
             page = context.new_page()
+            messages = []
+            page.on("console", lambda m: messages.append((m.type, m.text)))
+            page.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
             page.goto((HTML / f"{name}.html").as_uri(), wait_until="load")
             page.wait_for_function(MATHJAX_DONE, timeout=60_000)
             facts[name] = page.evaluate(LAYOUT_FACTS)
+            facts[name]["errors"] = [text for kind, text in messages if kind == "pageerror" or kind == "error"
+                                     and not LOADING_ERRORS.search(text)]
             page.close()
         return facts[name]
     yield of
@@ -353,18 +372,15 @@ ON_SCREEN = """el => {
 
 
 @contextmanager
-def opened(browser, name: str, viewport: dict, messages: list | None = None):
+def opened(browser, name: str, viewport: dict):
     """The page `name` of the book, in a fresh browser context of that size (so a test depends on no
-    other), offline; console messages and page errors go to `messages` as (type, text)."""
+    other), offline."""
     if not (HTML / f"{name}.html").exists():
         pytest.fail(f"{name}.html is missing from the book")
     context = browser.new_context(viewport=viewport)
     context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
                   else route.abort())
     page = context.new_page()
-    if messages is not None:
-        page.on("console", lambda m: messages.append((m.type, m.text)))
-        page.on("pageerror", lambda e: messages.append(("pageerror", str(e))))
     try:
         page.goto((HTML / f"{name}.html").as_uri(), wait_until="load")
         yield page
@@ -433,48 +449,31 @@ def test_menu_button_hides_and_shows_the_sidebar_on_a_laptop(browser):
         wait_until(page, shown, "the menu button, pressed again, did not show the sidebar")
 
 
-SEARCH_BOXES = """() => Array.from(document.querySelectorAll(
-    'form.bd-search, input[type=search], .search-button__button, .search-button-field'))
-  .filter(el => { const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden'
-      && !el.parentElement.closest('form.bd-search, .search-button__button'); }).length"""
+@pytest.mark.parametrize("name", page_names())
+def test_one_search_box(layout, name):
+    """A page shows exactly one search box (the theme's top bar added a second one at 1280 px)."""
+    assert layout(name)["searchBoxes"] == 1, f"{name}.html shows {layout(name)['searchBoxes']} search boxes"
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone-390px", "laptop-1280px"])
-def test_one_search_box_and_search_works_offline(browser, viewport):
-    """Every page shows exactly one search box (the theme's top bar added a second one at 1280 px), and
-    searching from it finds pages, offline (search.html reads searchindex.js from disk)."""
-    counts = {}
-    for name in page_names():
-        with opened(browser, name, viewport) as page:
-            counts[name] = page.evaluate(SEARCH_BOXES)
-    assert all(n == 1 for n in counts.values()), f"visible search boxes per page: {counts}"
+def test_search_works_offline(browser, viewport):
+    """The search box finds pages, offline (search.html reads searchindex.js from disk)."""
     with opened(browser, "01_lexical_metrics", viewport) as page:
-        page.locator(".search-button__button").locator("visible=true").first.click()
+        the_visible(page, ".search-button__button").click()
         field = page.locator("#pst-search-dialog input[type=search]")
         field.wait_for(state="visible", timeout=5_000)
         field.fill("idf")
         field.press("Enter")
         page.wait_for_url("**/search.html?q=idf*", timeout=10_000)
-        page.wait_for_function("() => document.querySelectorAll('#search-results li').length > 0", timeout=20_000)
-
-
-# Console errors that are about loading a file, not about the page's scripts: test_page checks every
-# request (no file missing, none leaving the disk). MathJax 2's web-font check asks for a font at
-# about:blank, which a page opened from file:// may not load (CORS); served over http it may.
-LOADING_ERRORS = re.compile(r"^Failed to load resource: |^Access to font at 'about:blank' from origin 'null'")
+        wait_until(page, "() => document.querySelectorAll('#search-results li').length > 0",
+                   "searching for 'idf' found nothing", timeout_ms=20_000)
 
 
 @pytest.mark.parametrize("name", page_names())
-def test_no_console_errors(browser, name):
+def test_no_console_errors(layout, name):
     """No page's scripts log an error to the browser console (each logged "Got invalid theme mode: ."
     because the theme's colour mode was unset)."""
-    messages: list = []
-    with opened(browser, name, PHONE, messages) as page:
-        page.wait_for_function(MATHJAX_DONE, timeout=60_000)
-    errors = [text for kind, text in messages if kind == "pageerror" or kind == "error"
-              and not LOADING_ERRORS.search(text)]
-    assert not errors, f"{name}.html logs errors: {errors}"
+    assert not layout(name)["errors"], f"{name}.html logs errors: {layout(name)['errors']}"
 
 
 SOLUTION_MARKERS = re.compile(r"#{3}\s*(?:BEGIN|END)\s+SOLUTION")
