@@ -10,12 +10,13 @@ copy, never a CDN). The builder writes a source folder under build/book/src:
 - index.md: the README's course map (between its COURSE-MAP markers), its links pointing at the pages;
 - one page per chapter, notebooks/[0-9]*.ipynb (found at build time, so a new chapter appears
   once its notebook is there), then the live demo with its screenshots, then the references
-  (every chapter's "## References" section, gathered);
+  (every chapter's "## References" section, gathered); in the book's copy of a notebook, code cells
+  lose nbgrader's `### BEGIN/END SOLUTION` lines and consecutive prints are joined into one output;
 - a note at the top of every page saying how to run that chapter;
 - _static/course.css (the page at 390 px as at 1280: display maths and wide tables scroll inside
   their box, inline code and code cells wrap, figures open full size); long `show_source` listings
   are folded (a button shows them);
-- _config.yml and _toc.yml.
+- _config.yml and _toc.yml (the theme's empty top bar: see `config`).
 
 After Sphinx, `finish()` goes over the HTML: each output figure becomes a link to its image file
 (full size, e.g. on a phone), and the second copy of sphinx-thebe's THEBE_JS_URL script is dropped.
@@ -57,6 +58,9 @@ code.literal span.pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 div.cell_input pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 /* a figure is a link to its full-size image */
 a.course-figure img { cursor: zoom-in; }
+/* the course map's time column breaks only between words, and is wide enough for "~15 min": with
+   `td { overflow-wrap: anywhere }` above, the table squeezed it to a few letters and broke "tim/e" */
+div.course-map th:last-child, div.course-map td:last-child { overflow-wrap: normal; min-width: 5.5em; }
 """
 
 
@@ -83,6 +87,17 @@ def course_map(readme: Path = ROOT / "README.md") -> str:
     text = readme.read_text()
     start, end = text.index(MAP_START) + len(MAP_START), text.index(MAP_END)
     return re.sub(r"\]\(notebooks/([^)]+)\.ipynb\)", r"](\1.ipynb)", text[start:end]).strip()
+
+
+def course_map_page(readme: Path = ROOT / "README.md") -> str:
+    """The course map for the book's index: its table inside a `course-map` container (course.css styles it)."""
+    lines = course_map(readme).splitlines()
+    rows = [i for i, line in enumerate(lines) if line.startswith("|")]
+    if not rows:
+        return "\n".join(lines)
+    first, last = rows[0], rows[-1]
+    return "\n".join([*lines[:first], ":::{container} course-map", *lines[first:last + 1], ":::",
+                      *lines[last + 1:]])
 
 
 def run_note(notebook: Path) -> str:
@@ -126,10 +141,31 @@ def page(notebook: Path, alt_texts: dict[str, str], figures: Path) -> nbformat.N
         nb.cells.insert(at + 1, nbformat.v4.new_markdown_cell(screenshots_cell(alt_texts, figures)))
     for cell in nb.cells:  # nbformat>=4.5 ids are not needed by the book; keep the copy valid
         cell.pop("id", None)
+        if cell.cell_type == "code":
+            cell.source = SOLUTION_MARKER.sub("", cell.source)
+            cell.outputs = joined_streams(cell.outputs)
         if long_listing(cell):
             cell.metadata.setdefault("tags", []).append("hide-output")
     nb.nbformat_minor = 4
     return nb
+
+
+# nbgrader's markers around a solution in a code cell: for nbgrader, not for the reader of the book
+SOLUTION_MARKER = re.compile(r"^[ \t]*### (?:BEGIN|END) SOLUTION[ \t]*(?:\n|$)", re.M)
+
+
+def joined_streams(outputs: list) -> list:
+    """The outputs with each run of consecutive prints to one stream (stdout, stderr) joined into one
+    output: the book shows each output as a box of its own, so a cell printing three times showed three."""
+    joined = []
+    for output in outputs:
+        previous = joined[-1] if joined else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] += output["text"]
+        else:
+            joined.append(output)
+    return joined
 
 
 def long_listing(cell) -> bool:
@@ -197,7 +233,15 @@ sphinx:
     nb_ipywidgets_js: {{}}
     html_show_sphinx: false
     html_show_copyright: false
+    # pydata-sphinx-theme 0.17 reads the colour mode from html_context; unset, every page logs
+    # "Got invalid theme mode: ." (an error) before falling back to auto
+    html_context: {{"default_mode": "auto"}}
     html_theme_options:
+      # pydata-sphinx-theme 0.17 adds its own top bar (navbar_persistent defaults to a search field): a
+      # second search box, and hidden copies of the .primary-toggle / .secondary-toggle buttons that the
+      # themes' scripts bind to instead of the visible ones (pydata-sphinx-theme#2451): no menu on a phone.
+      # Empty, the bar has nothing in it, and the article header's buttons are the only toggles.
+      navbar_persistent: []
       use_download_button: true
       use_fullscreen_button: false
       navigation_with_keys: false
@@ -238,7 +282,7 @@ def write_source(src: Path, notebooks: list[Path] | None = None, figures: Path =
              "This is the course as a book, for reading: every chapter with the outputs stored when it was "
              "last run. To run the chapters and do the exercises, get the course folder and run `make lab` "
              "(see the README's *Quick start*); `make book` builds this site.",
-             "```", "", course_map()]
+             "```", "", course_map_page()]
     (src / "index.md").write_text("\n".join(intro) + "\n")
     # not in the source _static (Jupyter Book would add every .js there to every page):
     # html_extra_path copies _extra/_static/mathjax to the site's _static/mathjax
