@@ -217,12 +217,16 @@ def test_a_student_opens_a_chapter_through_the_readme_link_and_passes_a_check(hu
         page.click("#login_submit")
         page.wait_for_url(re.compile(r"/(hub/spawn|hub/home|user/student)"), timeout=60_000)
         page.goto(link)
+        # nbgitpuller clones into targetPath, then opens urlpath: without targetPath a '.git' URL's folder is
+        # bertscore-course.git/ and the chapter never opens (seen: this wait times out)
         page.locator(".lm-TabBar-tab.lm-mod-current", has_text=CHAPTER).wait_for(timeout=300_000)
         opened = time.monotonic() - started
         page.locator(".jp-Notebook .jp-CodeCell").first.wait_for(timeout=60_000)
         kernel = page.locator(".jp-Toolbar-kernelName, .jp-KernelName").first
         kernel.filter(has_text="BERTScore course").wait_for(timeout=120_000)
         page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first.wait_for(timeout=180_000)
+        menus = page.locator(".lm-MenuBar-item").all_inner_texts()
+        assert "Run" in menus and not [m for m in menus if "grader" in m.lower()], menus  # no instructor tools
         page.locator(".lm-MenuBar-item", has_text="Run").first.click()
         page.locator(".lm-Menu-item", has_text="Run All Cells").first.click()
         error = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']",
