@@ -414,11 +414,11 @@ def test_ranking_again_after_an_edit_embeds_only_the_edited_answer(monkeypatch):
 
 
 def test_class_view_embeds_its_texts_ahead_of_opening():
-    import course_lib.demo.launch  # noqa: F401  (demo.launch)
+    from course_lib.demo.presenter import embed_ahead
 
     demo.clear_cache()
     view = demo.ClassView(rank_now=False)
-    demo.launch.embed_ahead(view)  # what the presenter page runs in a thread while the page loads
+    embed_ahead(view)  # what the presenter page runs in a thread while the page loads
     texts = [demo.CLASS_SET["reference"], *(a for a, _ in demo.CLASS_SET["answers"])]
     assert all(t in demo.scoring._TEXTS for t in texts) and view.df is None
 

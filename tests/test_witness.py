@@ -121,12 +121,17 @@ def test_the_demos_class_ranking_equals_bert_score(pairs, model_path):
     assert max_diff(ours, witness(answers, [reference] * 6, model_path, rescale=True)) <= TOL
 
 
-def test_pooled_vectors_equal_the_mean_of_bert_scores_token_vectors(pairs, model_path):
+@pytest.mark.parametrize("slices", ["one slice", "a text a slice"])
+def test_pooled_vectors_equal_the_mean_of_bert_scores_token_vectors(pairs, model_path, slices, monkeypatch):
     """The learned metric's input: the mean of each text's token vectors at a layer, unit length.
     bert-score's own embedding function (`get_bert_embedding`, each text alone) gives the token
-    vectors; their mean is the witness of `learned.pooled` and `pooling.sentence_embeddings`."""
+    vectors; their mean is the witness of `learned.pooled` and `pooling.sentence_embeddings` (and of
+    `sentence_similarity_all_layers` at that layer), whether the texts are embedded in one slice or one by one."""
     from course_lib import learned
-    from course_lib.engine import pooling
+    from course_lib.engine import packing, pooling
+
+    if slices == "a text a slice":
+        monkeypatch.setattr(packing, "SLICE_FLOATS", 1)
 
     cands, refs = pairs
     texts = cands[:4] + refs[:4]
@@ -141,3 +146,5 @@ def test_pooled_vectors_equal_the_mean_of_bert_scores_token_vectors(pairs, model
     theirs = torch.stack(rows)
     assert (learned.pooled(texts, LAYER, cache=False) - theirs).abs().max() <= TOL
     assert (pooling.sentence_embeddings(texts, layer=LAYER) - theirs).abs().max() <= TOL
+    cosines = pooling.sentence_similarity_all_layers(texts[:4], texts[4:])[LAYER]
+    assert (cosines - (theirs[:4] * theirs[4:]).sum(-1)).abs().max() <= TOL

@@ -16,7 +16,7 @@ copy, never a CDN). The builder writes a source folder under build/book/src:
 - _static/course.css (the page at 390 px as at 1280: display maths and wide tables scroll inside
   their box, inline code and code cells wrap, figures open full size); long `show_source` listings
   are folded (a button shows them);
-- _config.yml and _toc.yml (the theme's empty top bar: see `config`).
+- _config.yml and _toc.yml (`book_theme`, with the CSS: the theme's empty top bar, see `book_theme.config`).
 
 After Sphinx, `finish()` goes over the HTML: each output figure becomes a link to its image file
 (full size, e.g. on a phone), and the second copy of sphinx-thebe's THEBE_JS_URL script is dropped.
@@ -35,33 +35,16 @@ from pathlib import Path
 
 import nbformat
 
+from course_lib.course.book_theme import CSS, TITLE, config, toc
 from course_lib.paths import FIGURES, NOTEBOOKS, ROOT
 
 BUILD = ROOT / "build" / "book"
-TITLE = "BERTScore, hands-on"
 MAP_START, MAP_END = "<!-- COURSE-MAP:START -->", "<!-- COURSE-MAP:END -->"
 # the demo's screenshots (made by tests/test_demo_browser.py with DEMO_FIGURES=1), shown on its page
 DEMO_SCREENSHOTS = ("demo_screenshot", "demo_present")
 # the one combined configuration jupyter-server-mathjax ships; its only web font is STIX-Web (mathjax2_config)
 MATHJAX_CONFIG = "TeX-AMS-MML_HTMLorMML-full"
 FOLD_LINES = 25  # a show_source listing longer than this is folded in the book (a button shows it)
-CSS = """\
-/* The course's own styles for the book (course_lib/course/book.py); tests/test_book.py reads each page
-   at 1280 px and at 390 px (a phone): no sideways page scroll, no display formula cut off. */
-/* display maths: a formula wider than the column scrolls inside its box (MathJax also breaks long lines) */
-div.math, .MathJax_Display { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
-/* long words (URLs in the references) and inline code in prose wrap instead of widening the page */
-article p, article li, article td { overflow-wrap: anywhere; }
-code.literal { white-space: normal; overflow-wrap: anywhere; }
-code.literal span.pre { white-space: pre-wrap; overflow-wrap: anywhere; }
-/* code cells wrap their long lines (no sideways scroll in the 688 px column); outputs keep their layout */
-div.cell_input pre { white-space: pre-wrap; overflow-wrap: anywhere; }
-/* a figure is a link to its full-size image */
-a.course-figure img { cursor: zoom-in; }
-/* the course map's time column breaks only between words, and is wide enough for "~15 min": with
-   `td { overflow-wrap: anywhere }` above, the table squeezed it to a few letters and broke "tim/e" */
-div.course-map th:last-child, div.course-map td:last-child { overflow-wrap: normal; min-width: 5.5em; }
-"""
 
 
 def chapters(notebooks: Path = NOTEBOOKS) -> list[Path]:
@@ -192,67 +175,6 @@ def references(notebooks: list[Path]) -> str:
         body = re.sub(r"^(#+)", r"#\1", body, flags=re.M)  # sub-headings one level below the chapter's
         out += [f"## {title}", "", f"From [{title}]({path.name}).", "", body, ""]
     return "\n".join(out)
-
-
-def config(mathjax_path: str) -> str:
-    return f"""\
-title: "{TITLE}"
-author: "The BERTScore course"
-copyright: "2026"
-only_build_toc_files: true
-exclude_patterns: ["_build", "_extra", "**.ipynb_checkpoints"]
-execute:
-  execute_notebooks: "off"
-html:
-  use_repository_button: false
-  use_issues_button: false
-  use_edit_page_button: false
-  use_multitoc_numbering: false
-  home_page_in_navbar: true
-  extra_footer: "Read offline: built from the notebooks' stored outputs. Run the chapters with <code>make lab</code>."
-launch_buttons:
-  notebook_interface: "jupyterlab"
-  binderhub_url: ""
-  jupyterhub_url: ""
-  thebe: false
-  colab_url: ""
-parse:
-  myst_enable_extensions: ["dollarmath", "amsmath", "colon_fence"]
-sphinx:
-  config:
-    language: "en"
-    mathjax_path: "{mathjax_path}"
-    mathjax3_config: null
-    mathjax2_config:
-      "HTML-CSS": {{"availableFonts": [], "preferredFont": null, "webFont": "STIX-Web", "imageFont": null,
-                   "linebreaks": {{"automatic": true}}}}
-      messageStyle: "none"
-      tex2jax: {{"processClass": "math|output_area|tex2jax_process|mathjax_process",
-                "ignoreClass": "tex2jax_ignore|mathjax_ignore|document"}}
-    html_extra_path: ["_extra"]
-    nb_ipywidgets_js: {{}}
-    html_show_sphinx: false
-    html_show_copyright: false
-    # pydata-sphinx-theme 0.17 reads the colour mode from html_context; unset, every page logs
-    # "Got invalid theme mode: ." (an error) before falling back to auto
-    html_context: {{"default_mode": "auto"}}
-    html_theme_options:
-      # pydata-sphinx-theme 0.17 adds its own top bar (navbar_persistent defaults to a search field): a
-      # second search box, and hidden copies of the .primary-toggle / .secondary-toggle buttons that the
-      # themes' scripts bind to instead of the visible ones (pydata-sphinx-theme#2451): no menu on a phone.
-      # Empty, the bar has nothing in it, and the article header's buttons are the only toggles.
-      navbar_persistent: []
-      use_download_button: true
-      use_fullscreen_button: false
-      navigation_with_keys: false
-      show_toc_level: 2
-    suppress_warnings: ["mystnb.unknown_mime_type"]
-"""
-
-
-def toc(pages: list[str]) -> str:
-    lines = ["format: jb-book", "root: index", "chapters:"]
-    return "\n".join(lines + [f"- file: {p}" for p in pages]) + "\n"
 
 
 def write_source(src: Path, notebooks: list[Path] | None = None, figures: Path = FIGURES) -> list[str]:

@@ -21,6 +21,7 @@ By concern, one module each:
     class_view `ClassView` (a set of answers, ranked)
     bench     reaction times for `make bench` (`time_reaction`, `time_controls`)
     launch    `make demo` / `make present` (one working URL with its token)
+    presenter the presenter page (the two tabs) as its kernel draws it
     kernels   the presenter server's kernel manager (a preheated kernel; a page's kernel shut down
               when the page goes)
 """

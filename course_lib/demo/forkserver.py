@@ -44,7 +44,7 @@ def warm() -> None:
     # transformers imports scikit-learn (2.3 s of this start-up's 9.5) only for assisted text
     # generation's roc_curve; no kernel of this process generates text.
     hf_imports._sklearn_available = False
-    from course_lib.demo import class_view, launch, widgets  # noqa: F401
+    from course_lib.demo import class_view, presenter, widgets  # noqa: F401
     from course_lib.demo.inputs import demo_setting
 
     demo_setting()  # the model, its tokenizer and the baseline: what every demo score reads

@@ -40,51 +40,11 @@ from pathlib import Path
 KERNELS = Path(__file__).with_name("kernels.py")  # copied next to the served notebook, see command()
 FORKSERVER = Path(__file__).with_name("forkserver.py")  # the presenter's kernels are forks of a loaded process
 PRESENT_KERNEL = "bertscore-present"  # its kernel spec, written in the served folder (on JUPYTER_PATH)
-PRESENTER_SOURCE = "from course_lib.demo.launch import presenter\npresenter();"
-
-
-def presenter(preset: str = "lawyer / attorney"):
-    """The presenter page: a title, then the pair demo and the class view in two tabs (the class
-    set is ranked when its tab is first opened; its texts are embedded in the background once the
-    page is shown)."""
-    import threading
-
-    import ipywidgets as w
-    from IPython.display import display
-
-    from course_lib.demo.class_view import ClassView
-    from course_lib.demo.widgets import Demo
-
-    demo, classes = Demo(preset=preset, scroll=False, keep=True), ClassView(rank_now=False, editors_open=False)
-    tabs = w.Tab([demo.widget, classes.widget], titles=("One pair", "A class set"),
-                 layout=w.Layout(width="100%"))
-    tabs.add_class("bertscore-demo-present")
-    tabs.observe(lambda change: classes.show() if change["new"] == 1 else None, "selected_index")
-    title = w.HTML("<h2 class='bsd-title'>BERTScore, live</h2>")
-    title.add_class("bertscore-demo-title")  # on the tabs' row (style.py): each tab then fits 1024×576
-    page = w.VBox([title, tabs], layout=w.Layout(width="100%"))
-    page.add_class("bertscore-demo-page")
-    display(page)
-    threading.Thread(target=embed_ahead, args=(classes,), daemon=True).start()
-    return demo, classes
-
-
-def embed_ahead(classes) -> None:
-    """Embed a ClassView's reference and answers now (the presenter runs this in a thread while
-    its page loads), so that opening the view only ranks. A problem is shown on opening."""
-    from course_lib.demo.scoring import encoded_many, torch_threads
-    from course_lib.demo.widgets import ONE_AT_A_TIME
-
-    answers = [a.strip() for a in classes.answers.value.splitlines() if a.strip()]
-    with ONE_AT_A_TIME, torch_threads(1):
-        try:
-            encoded_many([classes.reference.value.strip(), *answers])
-        except Exception:
-            pass
+PRESENTER_SOURCE = "from course_lib.demo.presenter import presenter\npresenter();"
 
 
 def presenter_notebook() -> dict:
-    """A one-cell notebook that shows `presenter()` (what Voilà serves)."""
+    """A one-cell notebook that shows `course_lib.demo.presenter.presenter()` (what Voilà serves)."""
     return {"nbformat": 4, "nbformat_minor": 5,
             "metadata": {"kernelspec": {"name": PRESENT_KERNEL, "display_name": "BERTScore demo",
                                         "language": "python"}},

@@ -146,6 +146,34 @@ def embed_packed(model, ids: list[list[int]], layer: int | None, pad_id: int, ba
     return Packed(vectors, start.to(device), length.to(device), flat_ids.to(device))
 
 
+SLICE_FLOATS = 1 << 24  # packed vector floats `embed_slices` holds at once (64 MB in float32)
+
+
+def embed_slices(tokenizer, model, texts: list[str], layer: int | None, *, all_layers: bool = False,
+                 unit: bool = True, max_floats: int | None = None):
+    """`embed_texts` a slice at a time, for a caller that keeps less than the token vectors (a mean per text):
+    the distinct texts, tokenized once (a warning when some are truncated) and sorted longest first, cut into
+    slices whose packed vectors hold at most `max_floats` floats (SLICE_FLOATS; a longer text is a slice alone).
+    Yields (the slice's texts, their Packed); every text once, over all the slices."""
+    new = list(dict.fromkeys(texts))
+    ids, truncated = encode_many(tokenizer, new)
+    if truncated:
+        warn_truncated(truncated, model_limit(tokenizer))
+    per_token = model.config.hidden_size * ((model.config.num_hidden_layers + 1) if all_layers else 1)
+    budget = SLICE_FLOATS if max_floats is None else max_floats
+    order = sorted(range(len(new)), key=lambda k: -len(ids[k]))
+    start, tokens = 0, 0
+    for n, k in enumerate(order + [None]):
+        if k is None or (n > start and (tokens + len(ids[k])) * per_token > budget):
+            if n > start or not new:
+                chosen = order[start:n]
+                yield [new[j] for j in chosen], embed_packed(model, [ids[j] for j in chosen], layer,
+                                                             tokenizer.pad_token_id, all_layers=all_layers, unit=unit)
+            start, tokens = n, 0
+        if k is not None:
+            tokens += len(ids[k])
+
+
 def embed_texts(tokenizer, model, texts: list[str], layer: int | None, *, all_layers: bool = False,
                 unit: bool = True, ids: list[list[int]] | None = None, batch_size: int = 64,
                 progress=None) -> tuple[dict[str, int], Packed]:

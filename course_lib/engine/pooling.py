@@ -12,7 +12,7 @@ it cannot say which words matched which. BERTScore keeps the token vectors and m
 one by one instead (chapters 03 and 04).
 
 `mean_pool` is the formula on a padded batch (chapter 02). The sentence functions embed with the
-engine's one loop (`packing.embed_texts`: each text once, sorted, batched, packed without padding),
+engine's one loop (`packing.embed_slices`: each text once, sorted, batched, packed without padding),
 so the mean is over each sentence's packed rows (`mean_of_rows`): no padding to mask at all.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ import torch
 
 from course_lib.call.inputs import check_pairs, check_texts
 from course_lib.call.setting import resolve_setting
-from course_lib.engine.packing import Packed, embed_texts
+from course_lib.engine.packing import Packed, embed_slices
 
 
 def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -56,10 +56,16 @@ def unit(v: torch.Tensor) -> torch.Tensor:
 def pooled_by_text(setting, sentences):
     """(number of each distinct sentence, its mean-pooled vector [distinct, dim], or with
     setting.all_layers [n_layers + 1, distinct, dim]), by the engine's loop; float32 on the CPU.
-    setting: a resolved `Setting` (its tokenizer, model and layer)."""
-    index, packed = embed_texts(setting.tokenizer, setting.net, sentences, setting.layer,
-                                all_layers=setting.all_layers, unit=False)
-    return index, mean_of_rows(packed).float().cpu()
+    setting: a resolved `Setting` (its tokenizer, model and layer). The token vectors are embedded a
+    slice at a time (`embed_slices`) and only their means kept: every layer of STS-B's 2,758 sentences
+    would hold 415 MB at once."""
+    index, means = {}, []
+    for texts, packed in embed_slices(setting.tokenizer, setting.net, sentences, setting.layer,
+                                      all_layers=setting.all_layers, unit=False):
+        offset = len(index)
+        index.update((t, offset + k) for k, t in enumerate(texts))
+        means.append(mean_of_rows(packed).float().cpu())
+    return index, torch.cat(means, dim=-2)
 
 
 def sentence_vectors(setting, sentences: list[str], normalize: bool = True) -> torch.Tensor:
