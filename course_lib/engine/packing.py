@@ -44,7 +44,10 @@ def first_layers(model, k: int):
     return view
 
 
-MAX_BATCH_TOKENS = 2048  # padded tokens (rows × longest row) per model batch in `embed_packed`
+# Padded tokens (rows × longest row) per model batch in `embed_packed`. 1024, not 2048: every layer of a batch is
+# held at once with all_layers=True, and the smaller batches, with streaming chunks of 32 MB, brought chapter 08
+# from 1,107-1,171 MB to 931-951 MB (make memory, 2026-12-02, two runs each), within a hub's 1 GB.
+MAX_BATCH_TOKENS = 1024
 
 
 def length_batches(lengths: list[int], batch_size: int = 64,

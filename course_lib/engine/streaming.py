@@ -13,10 +13,10 @@ from tqdm.auto import tqdm
 from course_lib.engine.fast_tokenizer import encode_many
 
 CHUNK_PAIRS = 8192  # the most pairs embedded and matched at a time
-# The most stored vector floats per chunk: 64 MB in float32. WMT16's 3,360 pairs at every layer (chapter 08) grow the
-# process by 258-371 MB with it against 513-595 MB at 256 MB, in the same time (23-27 s wall, 2 runs each, 2026-12-02):
-# what keeps chapters 07a and 08 within a hub's 1 GB (make memory).
-STORE_FLOATS = 1 << 24
+# The most stored vector floats per chunk: 32 MB in float32. WMT16's 3,360 pairs at every layer (chapter 08) grew the
+# process by 513-595 MB with 256 MB chunks, 258-371 MB with 64 MB (same time, 2 runs each, 2026-12-02); 32 MB with
+# packing.MAX_BATCH_TOKENS = 1024 keeps chapters 07a and 08 within a hub's 1 GB (make memory).
+STORE_FLOATS = 1 << 23
 WINDOW_PAIRS = 16384  # pairs tokenized (in one call) and grouped and ordered together, at most
 # A window's texts have at most WINDOW_CHARS characters: this bounds the token ids held at once
 # (idf=True still tokenizes all references once, to count their document frequencies).
