@@ -70,9 +70,9 @@ def _fake_tool(bin_dir: Path, name: str, script: str) -> None:
     path.chmod(0o755)
 
 
-def _ci_checkout(tmp_path: Path, make_script: str, apt_ok: bool) -> tuple[Path, dict]:
-    """A git repository holding .ci/run, and a PATH where `make` and `apt-get` are fakes and there is
-    no chromium."""
+def _ci_checkout(tmp_path: Path, make_script: str, apt_ok: bool, npm_ok: bool = True) -> tuple[Path, dict]:
+    """A git repository holding .ci/run, and a PATH where `make`, `apt-get` and `npm` are fakes and there is
+    no chromium and no configurable-http-proxy (a working `npm install` puts a fake one there)."""
     repo = tmp_path / "repo"
     (repo / ".ci").mkdir(parents=True)
     shutil.copy(ROOT / ".ci" / "run", repo / ".ci" / "run")
@@ -87,6 +87,9 @@ def _ci_checkout(tmp_path: Path, make_script: str, apt_ok: bool) -> tuple[Path, 
     _fake_tool(bin_dir, "apt-get", "exit 0" if apt_ok else "exit 100")
     if apt_ok:  # a successful install puts chromium on the PATH
         _fake_tool(bin_dir, "chromium", "exit 0")
+    proxy = bin_dir / "configurable-http-proxy"
+    chmod = shutil.which("chmod")
+    _fake_tool(bin_dir, "npm", f"printf '#!/bin/sh\\nexit 0\\n' > {proxy} && {chmod} +x {proxy}" if npm_ok else "exit 1")
     # only the tools .ci/run needs: no real chromium can be found
     for tool in ("git", "bash", "dirname", "env", "cat"):
         found = shutil.which(tool)
@@ -105,6 +108,13 @@ def test_ci_fails_when_chromium_cannot_be_installed(tmp_path):
     run = _ci(repo, env)
     assert run.returncode != 0, run.stdout + run.stderr
     assert "could not install chromium" in run.stderr
+
+
+def test_ci_fails_when_the_hub_s_proxy_cannot_be_installed(tmp_path):
+    repo, env = _ci_checkout(tmp_path, 'echo "make ran" > /dev/null', apt_ok=True, npm_ok=False)
+    run = _ci(repo, env)
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert "could not install configurable-http-proxy" in run.stderr
 
 
 def test_ci_exports_course_ci_and_passes_on_a_clean_tree(tmp_path):
