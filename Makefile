@@ -66,7 +66,7 @@ test: test-unit test-notebooks
 test-unit: $(STAMP) book
 	$(TEST_RUN) $(PY) -m pytest -q -rs tests $(TEST_END)
 
-## make test-notebooks: the second half of make test: nbval over every chapter and the demo [~10 min on 2 cores]
+## make test-notebooks: the second half of make test: nbval over every chapter and the demo [~5 min on 2 cores]
 test-notebooks: $(STAMP)
 	$(TEST_RUN) $(PY) -m pytest -q -rs $(NBVAL) notebooks/[0-9]*.ipynb $(wildcard notebooks/demo.ipynb) $(TEST_END)
 
