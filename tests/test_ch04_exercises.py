@@ -350,13 +350,18 @@ def test_4_5_names_positions_returned_instead_of_tokens(capsys):
     assert "you return positions" in out and "is a real token" not in out, out
 
 
-def test_4_3_fix_is_told_only_after_its_check_and_folded_in_the_student_copy():
-    """The fix of 4.3 (one fixed idf dictionary, both ways) is revealed in an "After exercise 4.3" cell, folded in
-    the student's copy; no cell above the check states it."""
+def test_4_3_fix_is_told_only_after_its_check_and_not_in_the_student_copy():
+    """The fix of 4.3 (one fixed idf dictionary, both ways) is revealed in an "After exercise 4.3" cell of the
+    solution notebook, after the check, and is not in the student's copy."""
     import nbformat
 
     cells = nbformat.read(NOTEBOOK.parent / "student" / NOTEBOOK.name, as_version=4).cells
     check = next(i for i, c in enumerate(cells) if "check_4_3(" in c.source)
     telling = [i for i, c in enumerate(cells) if "fixed_idf" in c.source or "one fixed set of texts" in " ".join(
         c.source.split())]
-    assert telling and all(i > check and cells[i].metadata.get("jupyter", {}).get("source_hidden") for i in telling)
+    assert not telling  # the student's copy does not tell it
+    solution = nbformat.read(NOTEBOOK, as_version=4).cells
+    check = next(i for i, c in enumerate(solution) if "check_4_3(" in c.source)
+    telling = [i for i, c in enumerate(solution) if "fixed_idf" in c.source or "one fixed set of texts" in " ".join(
+        c.source.split())]
+    assert telling and all(i > check for i in telling)

@@ -140,7 +140,7 @@ def test_the_code_shows_after_repeats_of_one_mistake_not_after_different_slips(c
 
 
 @pytest.mark.parametrize("module, check, wrong, code", [
-    ("ch03", "check_3_3", lambda c, r, cm, rm: c @ r.transpose(1, 2), "cand_mask[:, :, None] & ref_mask[:, None, :]"),
+    ("ch03", "check_3_3", lambda c, r, cm, rm: c @ r.transpose(1, 2), "cand_real[:, :, None] & ref_real[:, None, :]"),
     ("ch08", "check_8_3", lambda scores, labels: 0.5, "mannwhitneyu(pos, neg).statistic / (len(pos) * len(neg))"),
 ])
 def test_the_full_expression_is_a_second_tier_hint(module, check, wrong, code, capsys):

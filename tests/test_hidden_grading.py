@@ -72,26 +72,6 @@ def answer_2_4():
     return [[word, cos[word]]]
 
 
-def answer_3_1():
-    from course_lib.course.checks import ch03
-
-    tokenizer, _ = load()
-    return [[len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES],
-            [w for s in ch03.COUNT_SENTENCES for w in s.split() if len(tokenizer.tokenize(w)) > 1]]
-
-
-def answer_3_4():
-    from course_lib.course.checks import ch03
-    from course_lib.model import DEFAULT_LAYER
-    from course_lib.teaching import naive
-
-    c, r = ch03.TARGET_3_4
-    up, down = [f"{c} {c}", f"{r} {r}"], [f"{c} {c}", r]
-    P0, R0, _ = naive.naive_pair_scores([c], [r], layer=DEFAULT_LAYER)
-    P1, R1, _ = naive.naive_pair_scores([c, down[0]], [r, down[1]], layer=DEFAULT_LAYER)
-    return [up, down, "precision" if (P1[0] - P0[0]).item() < (R1[0] - R0[0]).item() else "recall"]
-
-
 def answer_6_3():
     from course_lib.bertscore import baseline as B
     from course_lib.course.checks import ch06
@@ -210,7 +190,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "03": ["3.1", "3.4"], "06": ["6.3"], "07a": ["7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "06": ["6.3"], "07a": ["7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 

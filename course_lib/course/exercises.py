@@ -53,43 +53,41 @@ def student_version(nb):
         elif cell.cell_type == "markdown":
             cell.source = strip_markdown(cell.source)
         cell.metadata.pop("execution", None)  # timestamps of the solution run
-    fold_reveals(nb)
+    drop_reveals(nb)
     nb.metadata["kernelspec"] = dict(KERNELSPEC)
     nb.nbformat_minor = max(nb.get("nbformat_minor", 4), 4)
     return nb
 
 
 _CHECK_CALL = re.compile(r"\bcheck_\w+\(")
-FOLDED = {"source_hidden": True, "outputs_hidden": True}  # JupyterLab's collapsed input and output
-FOLD_NOTE = (" In your copy, what follows an exercise's check (the library's version, the answer's why) is folded: "
-             "click the bar with the three dots to unfold it once your check passes.")
-
-
+REVEAL_NOTE = ("*What follows this exercise in the solution notebook (the library's version, why the answer is what "
+               "it is) is not in your copy: your check prints where the library's version is once it passes.*")
 _AFTER = re.compile(r"(\d+\.\s*)?After (exercise|the exercises)")
 
 
-def fold_reveals(nb) -> int:
-    """Fold (JupyterLab's `jupyter.source_hidden`/`outputs_hidden`) the cells after each exercise's check up to
-    the next heading: the library's version and the why come after the exercise, and a student scrolling
-    down to the check should not read them by accident. The student's own cells (a check, a stub, an answer
-    to write) stay open; the exercises' how-to box says so. Returns the number of folded cells."""
-    folding, folded = False, 0
+def drop_reveals(nb) -> int:
+    """Take out the cells after each exercise's check up to the next heading (the library's version and the why
+    come after the exercise): a student copy holds no solution, folded or not, so *Run All* shows none. Each run
+    of cells taken out leaves one line (REVEAL_NOTE). The student's own cells (a check, a stub, an answer to
+    write) stay. Returns the number of cells taken out."""
+    import nbformat
+
+    kept, dropping, dropped = [], False, 0
     for cell in nb.cells:
         heading = re.search(r"^#+\s*(.*)", cell.source, re.M) if cell.cell_type == "markdown" else None
-        if heading and not (folding and _AFTER.match(heading.group(1))):
-            folding = False  # a new section or exercise; "After exercise N.M" (or "N. After the exercises")
-            continue         # right after a check goes on with the reveal
-        if cell.cell_type == "code" and _CHECK_CALL.search(cell.source):
-            folding = True
+        if heading and not (dropping and _AFTER.match(heading.group(1))):
+            dropping = False  # a new section or exercise; "After exercise N.M" (or "N. After the exercises")
+        elif cell.cell_type == "code" and _CHECK_CALL.search(cell.source):
+            dropping = "start"
+        elif dropping and "NotImplementedError()" not in cell.source and "*Your answer here.*" not in cell.source:
+            if dropping == "start":
+                kept.append(nbformat.v4.new_markdown_cell(REVEAL_NOTE))
+                dropping = True
+            dropped += 1
             continue
-        if folding and "NotImplementedError()" not in cell.source and "*Your answer here.*" not in cell.source:
-            cell.metadata["jupyter"] = dict(FOLDED)
-            folded += 1
-    for cell in nb.cells if folded else []:
-        if cell.cell_type == "markdown" and "**How to do the exercises.**" in cell.source and FOLD_NOTE not in cell.source:
-            cell.source = re.sub(r"(How to do the exercises\.\*\*.*?)(\s*\n\n|\s*\Z)",
-                                 lambda m: m.group(1) + FOLD_NOTE + m.group(2), cell.source, count=1, flags=re.S)
-    return folded
+        kept.append(cell)
+    nb.cells = kept
+    return dropped
 
 
 def set_kernel(path: Path) -> bool:

@@ -27,7 +27,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from course_lib.course.exercises import SOLUTIONS_LINE, KERNELSPEC, solution_notebooks
+from course_lib.course.exercises import SOLUTIONS_LINE, KERNELSPEC, drop_reveals, solution_notebooks
 from course_lib.course.student_release import setup_cell
 
 CHECK_POINTS = 2    # each autograded check
@@ -55,15 +55,40 @@ c.Execute.timeout = {timeout}           # seconds a cell may run (chapter 08 is 
 c.Execute.startup_timeout = 300  # the first kernel start loads torch
 c.Execute.interrupt_on_timeout = True
 c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+# Chapters whose exercises are data (course_lib.course.checks.exercise): the kernel records the answers'
+# outputs on cases drawn from the secret below; the verdict is made here, after the run, where no answer cell
+# reaches (course_lib.course.checks.grading).
+from course_lib.course.checks.grading import DrawCases, Verdicts  # noqa: E402
+from nbgrader.converters.autograde import Autograde  # noqa: E402
+
+_steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
+_at = [getattr(p, "__name__", str(p)) for p in _steps].index("Execute")
+c.Autograde.autograde_preprocessors = _steps[:_at] + [DrawCases] + _steps[_at:_at + 1] + [Verdicts] + _steps[_at + 1:]
+c.DrawCases.secret_file = os.path.join(c.CourseDirectory.root, "grading_secret")
 '''
 
 
 def _nbgrader(cell, kind: str, grade_id: str, points: int = 0) -> None:
-    meta = {"grade": kind in ("test", "written"), "grade_id": grade_id, "locked": kind == "test",
+    meta = {"grade": kind in ("test", "written"), "grade_id": grade_id, "locked": kind in ("test", "readonly"),
             "schema_version": 3, "solution": kind in ("answer", "written"), "task": False}
     if meta["grade"]:
         meta["points"] = points
     cell.metadata["nbgrader"] = meta
+
+
+def _data_driven(module: str, exercise: str) -> bool:
+    """Whether `exercise` of checks.<module> is data (its verdict made outside the kernel)."""
+    import importlib
+
+    return exercise in getattr(importlib.import_module(f"course_lib.course.checks.{module}"), "EXERCISES", {})
+
+
+def recording_source(source: str, exercise: str) -> str:
+    """A check cell of an exercise that is data: in nbgrader's run it records the answers' outputs on the drawn
+    cases, and the verdict is made after the run (checks.grading.Verdicts)."""
+    return (f"# Exercise {exercise}: autograded, {CHECK_POINTS} points. Your answer runs on other data than this\n"
+            "# notebook shows; the check is made after the run.\n"
+            f"{source.strip()}\n")
 
 
 def test_source(source: str, module: str, exercise: str, seed: int) -> str:
@@ -89,6 +114,7 @@ def source_notebook(nb, seed: int = 0, url: str = ""):
     import nbformat
 
     nb = nbformat.from_dict(copy.deepcopy(dict(nb)))
+    drop_reveals(nb)  # the library's version and the why: not in a student's release
     cells, exercise, used = [], "intro", set()
 
     def unique(grade_id: str) -> str:
@@ -107,7 +133,8 @@ def source_notebook(nb, seed: int = 0, url: str = ""):
             check = _CHECK.search(cell.source)
             if check:
                 ex = f"{check.group(2)}.{check.group(3)}"
-                cell.source = test_source(cell.source, check.group(1), ex, seed)
+                cell.source = (recording_source(cell.source, ex) if _data_driven(check.group(1), ex)
+                               else test_source(cell.source, check.group(1), ex, seed))
                 _nbgrader(cell, "test", unique(f"test_{ex.replace('.', '_')}"), CHECK_POINTS)
             elif "### BEGIN SOLUTION" in cell.source:
                 _nbgrader(cell, "answer", unique(f"answer_{exercise.replace('.', '_')}"))
@@ -137,6 +164,7 @@ def source_notebook(nb, seed: int = 0, url: str = ""):
             headings = _HEADING.findall(after)
             exercise = headings[-1] if headings else exercise
     cells.insert(0, nbformat.from_dict(setup_cell(url)))
+    _nbgrader(cells[0], "readonly", "setup")  # locked: nbgrader restores it, so a grade never depends on its text
     for cell in cells:
         cell.pop("id", None)
     nb.cells = cells
@@ -154,6 +182,10 @@ def write_course(out: Path, seed: int | None = None, chapters=None, url: str = "
     out.mkdir(parents=True, exist_ok=True)
     (out / "nbgrader_config.py").write_text(CONFIG.format(seed=seed, kernel=KERNELSPEC["name"],
                                                           timeout=CELL_TIMEOUT))
+    secret = out / "grading_secret"  # kept: a second `make nbgrader` into the folder grades as the first did
+    if not secret.exists():
+        secret.write_text(secrets.token_hex(32) + "\n")
+        secret.chmod(0o600)
     written = []
     for path in solution_notebooks():
         if chapters is not None and path.stem not in chapters and path.stem[:2] not in chapters:

@@ -22,6 +22,7 @@ import torch
 from course_lib.call.inputs import check_pairs, check_texts
 from course_lib.call.setting import resolve_setting
 from course_lib.engine.packing import Packed, embed_slices
+from course_lib.engine.release import release_freed_memory
 
 
 def mean_pool(embeddings: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -65,6 +66,7 @@ def pooled_by_text(setting, sentences):
         offset = len(index)
         index.update((t, offset + k) for k, t in enumerate(texts))
         means.append(mean_of_rows(packed).float().cpu())
+    release_freed_memory()
     return index, torch.cat(means, dim=-2)
 
 

@@ -23,6 +23,7 @@ from course_lib.call.inputs import check_count, check_inputs, check_text_unicode
 from course_lib.call.setting import Setting, resolve_setting
 from course_lib.engine.fast_tokenizer import encode_many
 from course_lib.engine.pairs import best_over_references, empty_by_candidate, match_pairs
+from course_lib.engine.release import release_freed_memory
 from course_lib.engine.store import SentenceStore
 from course_lib.engine.streaming import Progress, chunks
 
@@ -104,6 +105,7 @@ def score_with(setting: Setting, cands: list[str], groups: list[list[str]], *, v
             prf[..., pairs, :], empty[pairs] = match_pairs(store, cand_numbers, ref_numbers, exclude_special)
             progress.matched()
             del store
+    release_freed_memory()  # the chunks' vectors and activations, back to the OS (not kept at the peak)
     if truncated:
         warn_truncated(truncated, model_limit(tokenizer))
     warn_empty(*empty_by_candidate(empty, [len(g) for g in groups]))  # naming each empty text

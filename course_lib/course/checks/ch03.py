@@ -1,208 +1,289 @@
-"""Checkers for chapter 03 (the cosine-similarity matrix). Expected values come from
-course_lib's embeddings, similarity and naive modules and the embedded model, on several cases."""
+"""Chapter 03's exercises as data (the cosine-similarity matrix): each compared with course_lib's own functions
+on cases drawn when the check runs. `COUNT_SENTENCES` and `TARGET_3_4` are the chapter's data: the published ones
+here, others drawn with the grading secret in nbgrader's runs (`hidden_data`)."""
 from __future__ import annotations
 
 import torch
 
-from course_lib.bertscore.embeddings import embed, tokens
 from course_lib.caching import cached
-from course_lib.model import load
-from course_lib.bertscore.similarity import cosine_matrix, masked_cosine_matrix
+from course_lib.bertscore.similarity import cosine_matrix
 
-from . import forbid, grading, hidden_rows, run
-from .ch03_cases import DOT_HINTS, ROW_NORMS, _dot_slips, _left_mask, _mask_slip
+from .exercise import Choice, Exercise, Function, Judge, Mismatch, Slip, Value, checker
 
-# Exercise 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe,
-# a temperature).
-COUNT_SENTENCES = ["Snowfall paralysed Reykjavik's airport overnight.", "Temperatures plunged to -12°C!"]
-# Exercise 3.4: a pair this chapter never scores; the student picks the companions it is batched with.
-TARGET_3_4 = ("The old museum reopened after two years of repairs.",
-              "After two years of repairs, the old museum has opened its doors again.")
-
-
-@cached()
-def _real_tokens_count(sentence: str) -> int:
-    """Rows a sentence's matrix has that count for BERTScore: its tokens minus [CLS] and [SEP]."""
-    tokenizer, _ = load()
-    return sum(t not in (tokenizer.cls_token, tokenizer.sep_token) for t in tokens(tokenizer, sentence))
+PUBLISHED = {
+    # 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe, a temperature)
+    "COUNT_SENTENCES": ["Snowfall paralysed Reykjavik's airport overnight.", "Temperatures plunged to -12°C!"],
+    # 3.4: a pair this chapter never scores; the student picks the companions it is batched with
+    "TARGET_3_4": ("The old museum reopened after two years of repairs.",
+                   "After two years of repairs, the old museum has opened its doors again."),
+}
+MOVE = 0.005  # the least change of F a companion must cause (3.4)
 
 
-def _split_words(sentence: str) -> list[str]:
-    """The words of `sentence` (split at spaces, as written) that take more than one row of its matrix."""
-    tokenizer, _ = load()
-    return [w for w in sentence.split() if len(tokenizer.tokenize(w)) > 1]
+def __getattr__(name):  # the chapter's data, read when asked (never drawn at import)
+    if name in PUBLISHED:
+        from .state import grading
+
+        if grading():
+            from .grading import hidden
+
+            return hidden(name)
+        return PUBLISHED[name]
+    raise AttributeError(name)
 
 
-def check_3_1(answer, split=None, hint: int = 1) -> bool:
-    """answer_3_1: for each of COUNT_SENTENCES, the number of tokens that are not [CLS]/[SEP];
-    split_3_1: the words (as the sentences write them) that take more than one row."""
-    def test():
-        want = [_real_tokens_count(s) for s in COUNT_SENTENCES]
-        assert isinstance(answer, (list, tuple)) and len(answer) == len(want), \
-            f"give a list of {len(want)} integers, one per sentence"
-        strings = [x for x in answer if isinstance(x, str)]
-        assert not strings, (f"you gave text ({strings[0]!r}), not a number: give integers, e.g. 7, not "
-                             "'7' or the tokens themselves")
-        assert all(isinstance(x, int) or (isinstance(x, float) and x.is_integer()) for x in answer), (
-            f"give whole numbers (token counts), not {[type(x).__name__ for x in answer]}")
-        for s, got, w in zip(COUNT_SENTENCES, answer, want):
-            assert got != w + 2, f"{s!r}: you counted {got}, [CLS] and [SEP] included: leave them out"
-            assert got == w, f"{s!r}: you counted {got}"
-        assert isinstance(split, (list, tuple)) and all(isinstance(x, str) for x in split), (
-            "answer_3_1 is right. Now set split_3_1 to the list of words (as the sentences write them, e.g. "
-            "\"airport\") that take more than one row")
-        words = [w for s in COUNT_SENTENCES for w in _split_words(s)]
-        got = [x.strip() for x in split]
-        pieces = [x for x in got if x.startswith("##") or x not in {w for s in COUNT_SENTENCES for w in s.split()}]
-        assert not pieces, (f"{pieces}: list whole words as the sentence writes them (split at spaces, "
-                            "punctuation attached), not their pieces")
-        assert not set(got) - set(words), f"{sorted(set(got) - set(words))} take(s) one row only"
-        assert not set(words) - set(got), (f"you found {len(set(got))} of the {len(set(words))} words: a word "
-                                          "WordPiece does not know is split into pieces, and a punctuation mark "
-                                          "attached to a word is a row of its own")
-    return run("3.1", test, "every WordPiece (## pieces too, and punctuation) is one row; [CLS] and [SEP] "
-                            "are not counted. A word takes several rows when it is split.",
-               code="answer_3_1 = [len(tokens(tokenizer, s)) - 2 for s in ch03.COUNT_SENTENCES]; split_3_1 = "
-                    "[w for s in ch03.COUNT_SENTENCES for w in s.split() if len(tokenizer.tokenize(w)) > 1]",
-               level=hint)
+def hidden_data(rng) -> dict:
+    """Other data of the same kind, for grading: two WMT16 references (3.1), and a pair of at least 25 words a
+    side (3.4: longer than the published pair doubled, so a copied companion pads nothing)."""
+    from course_lib.evaluation.datasets import wmt16
+
+    rows = wmt16().to_dict("records")
+    short = [r["ref"] for r in rows if len(r["ref"].split()) <= 12]
+    long_ = [(r["mt"], r["ref"]) for r in rows if 25 <= len(r["ref"].split()) <= 45 and len(r["mt"].split()) >= 25]
+    return {"COUNT_SENTENCES": rng.sample(short, 2), "TARGET_3_4": rng.choice(long_)}
+
+
+def _tokenizer():
+    from course_lib.model import load
+
+    return load()[0]
+
+
+# ------------------------------------------------------------------ 3.1 count the rows
+
+def _counts(sentences) -> list[int]:
+    tokenizer = _tokenizer()
+    return [len(tokenizer.tokenize(s)) for s in sentences]
+
+
+def _split_words(sentences) -> list[str]:
+    tokenizer = _tokenizer()
+    return [w for s in sentences for w in s.split() if len(tokenizer.tokenize(w)) > 1]
+
+
+def _same_counts(got, want, sentences):
+    if not isinstance(got, (list, tuple)) or len(got) != len(want):
+        raise Mismatch(f"give a list of {len(want)} integers, one per sentence")
+    if any(isinstance(x, str) for x in got):
+        raise Mismatch("you gave text, not numbers: give integers, e.g. 7, not '7' or the tokens themselves")
+    if not all(isinstance(x, int) or (isinstance(x, float) and x.is_integer()) for x in got):
+        raise Mismatch("give whole numbers (token counts)")
+    for s, g, w in zip(sentences, got, want):
+        if g != w:
+            raise Mismatch(f"{s!r}: you counted {g}")
+
+
+def _same_words(got, want, sentences):
+    if not isinstance(got, (list, tuple)) or not all(isinstance(x, str) for x in got):
+        raise Mismatch("set split_3_1 to a list of words, as the sentences write them")
+    got = {x.strip() for x in got}
+    written = {w for s in sentences for w in s.split()}
+    if got - written:
+        raise Mismatch(f"{sorted(got - written)} are not words as the sentences write them (split at spaces, "
+                       "punctuation attached)")
+    if got != set(want):
+        raise Mismatch(f"you found {len(got & set(want))} of the {len(set(want))} words that take several rows, "
+                       f"and {len(got - set(want))} that take one")
+
+
+EX_3_1 = Exercise(
+    "3.1", chapter="03",
+    idea="every WordPiece (## pieces too, and punctuation) is one row, and [CLS] and [SEP] are not counted; a word "
+         "takes several rows when it is split.",
+    answers=[
+        Value("answer_3_1", "COUNT_SENTENCES", _counts, _same_counts, slips=[
+            Slip("special tokens", lambda ss: [n + 2 for n in _counts(ss)],
+                 "you counted [CLS] and [SEP]: leave them out"),
+            Slip("words", lambda ss: [len(s.split()) for s in ss],
+                 "you counted words (split at spaces), not WordPiece tokens"),
+            Slip("special, no punctuation", lambda ss: [len(s.split()) + 2 for s in ss],
+                 "you counted words and [CLS]/[SEP]: count the tokenizer's pieces, without [CLS]/[SEP]")]),
+        Value("split_3_1", "COUNT_SENTENCES", _split_words, _same_words, slips=[
+            Slip("pieces", lambda ss: [t for s in ss for t in _tokenizer().tokenize(s) if t.startswith("##")],
+                 "you listed pieces (##...), not the words they come from"),
+            Slip("every word", lambda ss: [w for s in ss for w in s.split()],
+                 "you listed every word: only some are split into pieces")]),
+    ],
+    after="The library counts the same way: `len(tokens(tokenizer, s)) - 2`, tokens from "
+          "course_lib.bertscore.embeddings.")
+
+
+# ------------------------------------------------------------------ 3.2 cosines from dot products
+
+def _vectors(gen, batch, n, dim):
+    return torch.randn(batch, n, dim, generator=gen) * torch.rand(batch, n, 1, generator=gen) * 10
 
 
 @cached(1)
-def _matrix_cases():
-    """(cand [batch, cand_len, dim], ref [batch, ref_len, dim], cand_mask, ref_mask) cases:
-    random vectors of very different lengths, and a real padded batch from the model."""
-    g = torch.Generator().manual_seed(3)
-    cases = []
-    for batch, n_c, n_r, dim in [(1, 3, 5, 4), (2, 6, 4, 8), (3, 5, 7, 16)]:
-        cand = torch.randn(batch, n_c, dim, generator=g) * torch.rand(batch, n_c, 1, generator=g) * 10
-        ref = torch.randn(batch, n_r, dim, generator=g) * torch.rand(batch, n_r, 1, generator=g) * 10
-        cm = torch.ones(batch, n_c, dtype=torch.bool)
-        rm = torch.ones(batch, n_r, dtype=torch.bool)
-        for b in range(1, batch):  # later rows are shorter: padding at the end
-            cm[b, n_c - b:] = False
-            rm[b, n_r - 2 * b:] = False
-        cases.append((cand, ref, cm, rm))
+def _real_batch():
+    """The model's vectors of a real padded batch (two pairs)."""
+    from course_lib.bertscore.embeddings import embed
+
     c = embed(["It is freezing today.", "The rouge slippers cost $20"])
     r = embed(["The weather is cold today.", "The red shoes cost $20.00 at the shop on the corner."])
-    cases.append((c.embeddings, r.embeddings, c.mask, r.mask))
-    return tuple(cases)
+    return c.embeddings, r.embeddings, c.mask, r.mask
 
 
-def _dot_cases():
-    """(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len], cosines) cases:
-    first a square one (cand_len = ref_len, where norms on the wrong axis still give numbers), then the random
-    and real batches of `_matrix_cases`."""
-    g = torch.Generator().manual_seed(32)
-    square = (torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10,
-              torch.randn(2, 4, 8, generator=g) * torch.rand(2, 4, 1, generator=g) * 10)
+def _shapes(rng):
+    """A square case first (norms on the wrong axis still give numbers there), then other shapes."""
+    return [(2, 4, 4, 8)] + [(rng.randint(1, 3), rng.randint(2, 7), rng.randint(2, 7), rng.choice([4, 8, 16]))
+                             for _ in range(3)]
+
+
+def _dot_cases(rng):
+    gen = torch.Generator().manual_seed(rng.randrange(2 ** 31))
+    pairs = [(_vectors(gen, b, n, d), _vectors(gen, b, m, d)) for b, n, m, d in _shapes(rng)]
+    pairs.append(_real_batch()[:2])
+    return [(c @ r.transpose(-1, -2), c.norm(dim=-1), r.norm(dim=-1)) for c, r in pairs]
+
+
+def _cosines(dots, cand_norms, ref_norms):
+    return dots / (cand_norms[:, :, None] * ref_norms[:, None, :])
+
+
+def same_matrix(got, want, args=None, tol=1e-4):
+    """Tensors equal: shape, NaN, where -inf is, and the finite cells within `tol`."""
+    if not isinstance(got, torch.Tensor):
+        raise Mismatch(f"return a torch tensor, not {type(got).__name__}")
+    if tuple(got.shape) != tuple(want.shape):
+        raise Mismatch(f"shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}")
+    got = got.double()
+    want = want.double()
+    nan_got, nan_want = torch.isnan(got), torch.isnan(want)
+    if not torch.equal(nan_got, nan_want):
+        raise Mismatch(f"{int(nan_got.sum())} cells of your matrix are NaN")
+    got, want = got.masked_fill(nan_got, 0.0), want.masked_fill(nan_want, 0.0)  # NaN where it should be (a slip)
+    inf_got, inf_want = torch.isneginf(got), torch.isneginf(want)
+    if not torch.equal(inf_got, inf_want):
+        raise Mismatch(f"{int(inf_want.sum())} cells must be -inf; yours has {int(inf_got.sum())} -inf cells, "
+                       f"{int((inf_got != inf_want).sum())} of them (or of those that should be) in the wrong place")
+    real = ~inf_want
+    err = (got[real] - want[real]).abs().max().item() if real.any() else 0.0
+    if not bool(((got[real] - want[real]).abs() <= tol * (1 + want[real].abs())).all()):  # relative for large values
+        raise Mismatch(f"the values differ from the right ones by up to {err:.3g}")
+
+
+EX_3_2 = Exercise(
+    "3.2", chapter="03",
+    idea="cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token i and of reference "
+         "token j. In a batch, the candidate lengths vary along the rows, the reference lengths along the columns.",
+    answers=[
+        Function("cosines_from_dots", _dot_cases, _cosines, same_matrix, slips=[
+            Slip("candidate only", lambda d, cn, rn: d / cn[:, :, None],
+                 "you divided by the candidate tokens' lengths only: a cosine divides by both vectors' lengths"),
+            Slip("reference only", lambda d, cn, rn: d / rn[:, None, :],
+                 "you divided by the reference tokens' lengths only: a cosine divides by both vectors' lengths"),
+            Slip("squared", lambda d, cn, rn: _cosines(d, cn, rn) / (cn[:, :, None] * rn[:, None, :]),
+                 "you divided by squared lengths: the norms are lengths already, and x·y = |x| |y| cos"),
+            Slip("square root", lambda d, cn, rn: d / (cn[:, :, None] * rn[:, None, :]).sqrt(),
+                 "you took a square root of the norms: they are lengths already, not squared lengths"),
+            Slip("multiplied", lambda d, cn, rn: d * cn[:, :, None] * rn[:, None, :],
+                 "you multiplied by the lengths: a cosine divides the dot product by them"),
+            Slip("axes", lambda d, cn, rn: d / (cn[:, None, :] * rn[:, :, None]),
+                 "the norms sit on the wrong axes: row i is candidate token i, so cand_norms must vary down the "
+                 "rows and ref_norms across the columns"),
+            Slip("transposed", lambda d, cn, rn: _cosines(d, cn, rn).transpose(1, 2),
+                 "your matrix is [batch, ref_len, cand_len]: rows are candidate tokens, columns reference tokens")]),
+        Choice("row_norms_3_2", "reference", aliases={"ref": "reference", "cand": "candidate"}, wrong={
+            "candidate": "a candidate token's own length divides its whole row by one number, which cannot move the "
+                         "row's maximum",
+            "both": "one of the two cannot matter: a candidate token's own length divides its whole row by one "
+                    "number, which cannot move the row's maximum",
+            "neither": "section 2 printed a best match that the lengths changed (a column there); a row's entries "
+                       "are divided by different numbers too"}),
+    ],
+    after="The library's version: `normalize` and `cosine_matrix` in course_lib.bertscore.similarity "
+          "(show_source(cosine_matrix)).")
+
+
+# ------------------------------------------------------------------ 3.3 mask a left-padded batch
+
+def _left(lengths, total):
+    """[batch, total]: True for the last `length` positions of each row (left padding)."""
+    return torch.arange(total)[None, :] >= (total - torch.tensor(lengths))[:, None]
+
+
+def _right(lengths, total):
+    return torch.arange(total)[None, :] < torch.tensor(lengths)[:, None]
+
+
+def _left_cases(rng):
+    """(cand, ref, cand_lengths, ref_lengths) of LEFT-padded batches (padding first, as decoder-only LLM
+    tokenizers pad): random vectors, and the model's vectors of a real batch moved to the right."""
+    gen = torch.Generator().manual_seed(rng.randrange(2 ** 31))
     cases = []
-    for cand, ref in [square] + [(c, r) for c, r, _, _ in _matrix_cases()]:
-        cases.append((cand @ ref.transpose(-1, -2), cand.norm(dim=-1), ref.norm(dim=-1), cosine_matrix(cand, ref)))
+    for batch, n_c, n_r, dim in [(1, 3, 5, 4), (2, 6, 4, 8), (3, 5, 7, 16)]:
+        cand, ref = _vectors(gen, batch, n_c, dim), _vectors(gen, batch, n_r, dim)
+        c_len = [n_c] + [rng.randint(1, n_c - 1) for _ in range(batch - 1)]
+        r_len = [n_r] + [rng.randint(1, n_r - 1) for _ in range(batch - 1)]
+        cases.append((cand, ref, c_len, r_len))
+    cand, ref, cm, rm = _real_batch()
+    c_len, r_len = cm.sum(-1).tolist(), rm.sum(-1).tolist()
+    cases.append((torch.stack([torch.roll(cand[b], cand.shape[1] - n, dims=0) for b, n in enumerate(c_len)]),
+                  torch.stack([torch.roll(ref[b], ref.shape[1] - n, dims=0) for b, n in enumerate(r_len)]),
+                  c_len, r_len))
     return cases
 
 
-def check_3_2(cosines_from_dots, row_norms=None, hint: int = 1) -> bool:
-    """cosines_from_dots(dots [batch, cand_len, ref_len], cand_norms [batch, cand_len], ref_norms [batch, ref_len])
-    -> [batch, cand_len, ref_len] cosines; row_norms_3_2: whose lengths can change a row's best match."""
-    def test():
-        for dots, cn, rn, want in _dot_cases():
-            got = cosines_from_dots(dots.clone(), cn.clone(), rn.clone())
-            assert isinstance(got, torch.Tensor), f"return a torch tensor, not {type(got).__name__}"
-            shape = f"dots {tuple(dots.shape)}, cand_norms {tuple(cn.shape)}, ref_norms {tuple(rn.shape)}"
-            assert not torch.isnan(got).any(), f"for {shape} your matrix has NaN cells"
-            if tuple(got.shape) == tuple(want.shape) and (got.float() - want).abs().max().item() < 1e-4:
-                continue
-            for slip, value in _dot_slips(dots, cn, rn).items():
-                if tuple(got.shape) == tuple(value.shape) and (got.float() - value).abs().max().item() < 1e-4:
-                    raise AssertionError(f"for {shape}: {DOT_HINTS[slip]}")
-            assert tuple(got.shape) == tuple(want.shape), \
-                f"for {shape}: shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}"
-            raise AssertionError(f"for {shape}: the values differ from the cosines by up to "
-                                 f"{(got.float() - want).abs().max().item():.3g}")
-        assert row_norms is not None, ("cosines_from_dots is right. Now set row_norms_3_2 to \"candidate\", "
-                                       "\"reference\", \"both\" or \"neither\"")
-        said = str(row_norms).strip().lower()
-        said = {"cand": "candidate", "ref": "reference"}.get(said, said)
-        assert said in ("candidate", "reference", "both", "neither"), \
-            f"answer row_norms_3_2 with \"candidate\", \"reference\", \"both\" or \"neither\", not {row_norms!r}"
-        assert said == "reference", f"not {said!r}: {ROW_NORMS[said]}"
-    return run("3.2", test, "cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token "
-                            "i and of reference token j. In a batch, the candidate lengths vary along the rows, the "
-                            "reference lengths along the columns.",
-               code="return dots / (cand_norms[:, :, None] * ref_norms[:, None, :]); "
-                    "row_norms_3_2 = 'reference'", level=hint)
+def _masked(keep):
+    """A masked matrix from `keep(cand, ref, cand_lengths, ref_lengths)` -> [batch, cand_len, ref_len] real cells."""
+    def answer(cand, ref, c_len, r_len):
+        return cosine_matrix(cand, ref).masked_fill(~keep(cand, ref, c_len, r_len), float("-inf"))
+    return answer
 
 
-@cached(1)
-def _left_padded_cases():
-    """(cand, ref, cand_lengths, ref_lengths) of LEFT-padded batches (padding first, as decoder-only
-    LLM tokenizers pad): random vectors, and the model's vectors of a real batch moved to the right."""
-    cases = []
-    for cand, ref, cm, rm in _matrix_cases():
-        c_len, r_len = cm.sum(-1).tolist(), rm.sum(-1).tolist()
-        cand_l = torch.stack([torch.roll(cand[b], cand.shape[1] - n, dims=0) for b, n in enumerate(c_len)])
-        ref_l = torch.stack([torch.roll(ref[b], ref.shape[1] - n, dims=0) for b, n in enumerate(r_len)])
-        cases.append((cand_l, ref_l, c_len, r_len))
-    return tuple(cases)
+def _both(side, shift=0):
+    def keep(cand, ref, c_len, r_len):
+        return (side([max(0, min(n + shift, cand.shape[1])) for n in c_len], cand.shape[1])[:, :, None]
+                & side([max(0, min(n + shift, ref.shape[1])) for n in r_len], ref.shape[1])[:, None, :])
+    return keep
 
 
-def check_3_3(student_masked_matrix, hint: int = 1) -> bool:
-    """student_masked_matrix(cand, ref, cand_lengths, ref_lengths) -> [batch, cand_len, ref_len] cosines
-    of a LEFT-padded batch, -inf wherever the candidate token or the reference token is padding."""
-    student_masked_matrix = forbid(student_masked_matrix, "course_lib.bertscore.similarity.masked_cosine_matrix")
-
-    def test():
-        for cand, ref, c_len, r_len in _left_padded_cases():
-            cm, rm = _left_mask(c_len, cand.shape[1]), _left_mask(r_len, ref.shape[1])
-            want = masked_cosine_matrix(cand, ref, cm, rm)
-            got = student_masked_matrix(cand.clone(), ref.clone(), list(c_len), list(r_len))
-            assert isinstance(got, torch.Tensor), "return a torch tensor"
-            assert tuple(got.shape) == tuple(want.shape), \
-                f"shape {tuple(got.shape)}, expected {tuple(want.shape)}"
-            pad = torch.isinf(want)
-            nan = int(torch.isnan(got).sum())
-            assert not nan, (f"{nan} cells of your matrix are NaN: 0 * (-inf) is NaN (IEEE), so a mask "
-                             "multiplied into -inf (or -inf added, times a mask) spoils the cells. Put -inf "
-                             "in the padding cells with masked_fill or torch.where, never by multiplying")
-            slip = None if torch.equal(torch.isneginf(got), pad) else _mask_slip(got, pad, c_len, r_len)
-            assert slip is None, slip
-            assert torch.equal(torch.isneginf(got), pad), (
-                f"{int(pad.sum())} cells pair a token with padding and must be -inf; yours has "
-                f"{int(torch.isneginf(got).sum())} -inf cells, {int((torch.isneginf(got) != pad).sum())} of them "
-                f"(or of the cells that should be) in the wrong place (real lengths: candidates {list(c_len)}, "
-                f"references {list(r_len)}, of {cand.shape[1]} and {ref.shape[1]} positions; the padding is "
-                "at the start)")
-            err = (got[~pad].float() - want[~pad]).abs().max().item()
-            assert err < 1e-4, f"the real cells differ from the cosines by up to {err:.3g}"
-    return run("3.3", test, "with left padding, a text of length n in a batch of L positions has its real "
-                            "tokens at positions L - n ... L - 1. Build each side's mask from the lengths; a cell "
-                            "is padding when its candidate token *or* its reference token is padding, and must "
-                            "be -inf (a 0 could still win a max).",
-               code="cand_mask = torch.arange(cand.shape[1])[None, :] >= (cand.shape[1] - torch.tensor("
-                    "cand_lengths))[:, None]; ref_mask = torch.arange(ref.shape[1])[None, :] >= (ref.shape[1] - "
-                    "torch.tensor(ref_lengths))[:, None]; return cosine_matrix(cand, ref).masked_fill("
-                    "~(cand_mask[:, :, None] & ref_mask[:, None, :]), float(\"-inf\"))", level=hint)
+def _zero_filled(cand, ref, c_len, r_len):
+    return cosine_matrix(cand, ref).masked_fill(~_both(_left)(cand, ref, c_len, r_len), 0.0)
 
 
-def _lengths(text_pair) -> tuple[int, int]:
-    """Token counts ([CLS]/[SEP] included) of a (candidate, reference) pair: its matrix's rows and columns."""
-    tokenizer, _ = load()
-    return len(tokens(tokenizer, text_pair[0])), len(tokens(tokenizer, text_pair[1]))
+def _nan_cells(cand, ref, c_len, r_len):
+    keep = _both(_left)(cand, ref, c_len, r_len)
+    return cosine_matrix(cand, ref) * keep + float("-inf") * (~keep)
 
 
-def _target_padding(companion) -> tuple[int, int]:
-    """(padding rows, padding columns) TARGET_3_4 gets in one batch with `companion`."""
-    (c, r), (cc, cr) = _lengths(TARGET_3_4), _lengths(companion)
-    return max(0, cc - c), max(0, cr - r)
+EX_3_3 = Exercise(
+    "3.3", chapter="03",
+    idea="with left padding, a text of length n in a batch of L positions has its real tokens at positions "
+         "L - n ... L - 1. Build each side's mask from the lengths; a cell is padding when its candidate token *or* "
+         "its reference token is padding, and must be -inf (a 0 could still win a max).",
+    answers=[Function("masked_matrix", _left_cases, _masked(_both(_left)), same_matrix,
+                      forbid=("course_lib.bertscore.similarity.masked_cosine_matrix",), slips=[
+        Slip("right", _masked(_both(_right)),
+             "your -inf cells are where RIGHT padding would be (real tokens first, as in section 4): this batch is "
+             "padded on the left, so a text's real tokens are its last positions"),
+        Slip("and", _masked(lambda c, r, cl, rl: _left(cl, c.shape[1])[:, :, None] | _left(rl, r.shape[1])[:, None, :]),
+             "you put -inf only where both tokens are padding: a cell is padding when its candidate token OR its "
+             "reference token is"),
+        Slip("candidate only", _masked(lambda c, r, cl, rl: _left(cl, c.shape[1])[:, :, None].expand(-1, -1, r.shape[1])),
+             "you masked the candidate's padding rows only: the reference's padding columns must be -inf too"),
+        Slip("reference only", _masked(lambda c, r, cl, rl: _left(rl, r.shape[1])[:, None, :].expand(-1, c.shape[1], -1)),
+             "you masked the reference's padding columns only: the candidate's padding rows must be -inf too"),
+        Slip("one too many", _masked(_both(_left, -1)),
+             "your mask takes one real token of each text for padding (an off-by-one in the lengths)"),
+        Slip("one too few", _masked(_both(_left, +1)),
+             "your mask leaves one padding position of each text unmasked (an off-by-one in the lengths)"),
+        Slip("zero", _zero_filled,
+             "your padding cells hold 0, not -inf: cosines can be negative, so a 0 could still win a max"),
+        Slip("unmasked", lambda c, r, cl, rl: cosine_matrix(c, r), "nothing is masked: padding cells must be -inf"),
+        Slip("nan", _nan_cells,
+             "0 * (-inf) is NaN (IEEE), so a mask multiplied into -inf spoils the cells: put -inf in the padding "
+             "cells with masked_fill or torch.where, never by multiplying")])],
+    after="The library's version: `pair_mask` and `masked_cosine_matrix` in course_lib.bertscore.similarity "
+          "(show_source(masked_cosine_matrix)).")
 
 
-def _naive_change(companion) -> tuple[float, float, float]:
-    """TARGET_3_4's naive (P, R, F) in one batch with `companion`, minus its naive (P, R, F) alone."""
-    return _naive_change_of(tuple(TARGET_3_4), tuple(companion))
+# ------------------------------------------------------------------ 3.4 choose the neighbours
 
-
-@cached(16)
-def _naive_change_of(target, companion) -> tuple[float, float, float]:
+@cached(32)
+def _naive_change(target, companion) -> tuple[float, float, float]:
+    """The target's naive (P, R, F) in one batch with `companion`, minus its naive (P, R, F) alone."""
     from course_lib.model import DEFAULT_LAYER
     from course_lib.teaching.naive import naive_pair_scores
 
@@ -211,79 +292,79 @@ def _naive_change_of(target, companion) -> tuple[float, float, float]:
     return tuple(b[0].item() - a[0].item() for b, a in zip(batch, alone))
 
 
-def _quote(answer, limit: int = 60) -> str:
-    """repr(answer), whole when short, else cut after a whole word with "…" (never mid-word)."""
-    text = repr(answer)
-    if len(text) <= limit:
-        return text
-    cut = text[:limit].rsplit(" ", 1)[0]
-    return (cut if cut != text[:limit] else text[:limit]) + "…"
+def _padding(target, companion) -> tuple[int, int]:
+    """(padding rows, padding columns) the target gets in one batch with `companion`."""
+    tokenizer = _tokenizer()
+    (c, r), (cc, cr) = [[len(tokenizer.tokenize(t)) for t in pair] for pair in (target, companion)]
+    return max(0, cc - c), max(0, cr - r)
 
 
-def _companion(answer, name) -> tuple[str, str]:
-    assert answer is not None, f"set {name} to a (candidate, reference) pair of two texts"
-    assert isinstance(answer, (list, tuple)) and len(answer) == 2, \
-        f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {_quote(answer)}"
-    assert all(isinstance(t, str) for t in answer), \
-        f"{name}: give the two texts as strings (the sentences themselves, not token lists or numbers)"
-    assert all(t.strip() for t in answer), f"{name}: a text is empty"
-    return answer[0], answer[1]
+def _pair(answer, name):
+    if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+        text = repr(answer)
+        text = text if len(text) <= 60 else text[:60].rsplit(" ", 1)[0] + "…"
+        raise Mismatch(f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {text}")
+    if not all(isinstance(t, str) and t.strip() for t in answer):
+        raise Mismatch(f"{name}: give the two texts as non-empty strings")
+    return tuple(answer)
 
 
-def _sides(rows: int, cols: int) -> str:
+def _sides(rows, cols):
     return f"{rows} padding rows (candidate side) and {cols} padding columns (reference side)"
 
 
-MOVE = 0.005  # the least change of F a companion must cause
+def _judge_up(up, target):
+    rows, cols = _padding(target, _pair(up, "up_3_4"))
+    if not (rows and cols):
+        raise Mismatch(f"up_3_4 gives the pair {_sides(rows, cols)}. F rises when the pair's [PAD] rows meet [PAD] "
+                       "columns: the companion must be longer than the pair on both sides")
+    change = _naive_change(tuple(target), tuple(up))[2]
+    if not change > MOVE:
+        raise Mismatch(f"up_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {change:+.4f}: make the "
+                       "companion much longer on both sides, so padding dominates the means")
 
 
-def check_3_4(up, down=None, drops=None, hint: int = 1) -> bool:
-    """up_3_4, down_3_4: (candidate, reference) companions with which TARGET_3_4's naive F rises, falls
-    (by more than MOVE) in one batch; drops_3_4: "precision" or "recall", the one that falls most with down_3_4."""
-    def test():
-        up_pair = _companion(up, "up_3_4")
-        rows, cols = _target_padding(up_pair)
-        assert rows and cols, (f"up_3_4 gives the pair {_sides(rows, cols)}. F rises when the pair's [PAD] rows "
-                               "meet [PAD] columns: the companion must be longer than the pair on both sides")
-        change = _naive_change(up_pair)[2]
-        assert change > MOVE, (f"up_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {change:+.4f}: "
-                               "make the companion much longer on both sides, so padding dominates the means")
-        down_pair = _companion(down, "down_3_4")
-        rows, cols = _target_padding(down_pair)
-        assert rows or cols, (f"down_3_4 gives the pair no padding: a text is padded up to the longest text on "
-                              "its side of the batch, so the companion must be longer than the pair somewhere")
-        assert not (rows and cols), (f"down_3_4 gives the pair {_sides(rows, cols)}: padding on both sides "
-                                     "means [PAD] rows meet [PAD] columns at cosines near 1. Pad one side only")
-        dP, dR, dF = _naive_change(down_pair)
-        assert dF < -MOVE, (f"down_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {dF:+.4f}: "
-                            "make the companion much longer on that side")
-        assert drops is not None, "up_3_4 and down_3_4 work. Now set drops_3_4 to \"precision\" or \"recall\""
-        said = str(drops).strip().lower()
-        assert said in ("precision", "recall", "p", "r"), \
-            f"answer drops_3_4 with \"precision\" or \"recall\", not {drops!r}"
-        want = "precision" if dP < dR else "recall"
-        assert said[0] == want[0], (f"down_3_4 (the first text is the candidate) gives the pair "
-                                    f"{_sides(rows, cols)}: which mean do those padding positions join, the one "
-                                    "over the candidate's tokens or the one over the reference's?")
-    return run("3.4", test, "a batch pads every candidate to the longest candidate and every reference to the "
-                            "longest reference, and the naive code averages over every position. A [PAD] row "
-                            "finds a [PAD] column at a cosine near 1; a padding position with no padding on the "
-                            "other side finds only real tokens, at low cosines.",
-               code="c, r = ch03.TARGET_3_4; up_3_4 = (c + ' ' + c, r + ' ' + r); down_3_4 = (c + ' ' + c, r); "
-                    "drops_3_4 = 'precision'  # padding rows join the mean over the candidate's tokens",
-               level=hint)
+def _judge_down(down, target):
+    rows, cols = _padding(target, _pair(down, "down_3_4"))
+    if not (rows or cols):
+        raise Mismatch("down_3_4 gives the pair no padding: a text is padded up to the longest text on its side of "
+                       "the batch, so the companion must be longer than the pair somewhere")
+    if rows and cols:
+        raise Mismatch(f"down_3_4 gives the pair {_sides(rows, cols)}: padding on both sides means [PAD] rows meet "
+                       "[PAD] columns at cosines near 1. Pad one side only")
+    change = _naive_change(tuple(target), tuple(down))[2]
+    if not change < -MOVE:
+        raise Mismatch(f"down_3_4 gives the pair {_sides(rows, cols)}, and its F changes by {change:+.4f}: make the "
+                       "companion much longer on that side")
 
 
-def _hidden_data():
-    """In grading mode the value exercises (3.1, 3.4) run on WMT16 texts drawn with the grading seed,
-    which no release holds: answers copied from the solutions do not pass, the right code does.
-    3.1: two references. 3.4: a pair of at least 25 words on each side (longer than the published pair
-    doubled, so a copied companion pads nothing)."""
-    count = [r["ref"] for r in hidden_rows("3.1", 2, max_words=12)]
-    row = hidden_rows("3.4", 1, max_words=45, where=lambda r: len(r["ref"].split()) >= 25
-                      and len(r["mt"].split()) >= 25)[0]
-    return count, (row["mt"], row["ref"])
+def _judge_drops(drops, target, down):
+    said = str(drops).strip().lower()
+    if said not in ("precision", "recall", "p", "r"):
+        raise Mismatch(f"answer drops_3_4 with \"precision\" or \"recall\", not {drops!r}")
+    dP, dR, _ = _naive_change(tuple(target), tuple(down))
+    if said[0] != ("p" if dP < dR else "r"):
+        rows, cols = _padding(target, down)
+        raise Mismatch(f"down_3_4 (the first text is the candidate) gives the pair {_sides(rows, cols)}: which mean "
+                       "do those padding positions join, the one over the candidate's tokens or the one over the "
+                       "reference's?")
 
 
-if grading():
-    COUNT_SENTENCES, TARGET_3_4 = _hidden_data()
+EX_3_4 = Exercise(
+    "3.4", chapter="03",
+    idea="a batch pads every candidate to the longest candidate and every reference to the longest reference, and "
+         "the naive code averages over every position. A [PAD] row finds a [PAD] column at a cosine near 1; a "
+         "padding position with no padding on the other side finds only real tokens, at low cosines.",
+    answers=[Judge("up_3_4", "TARGET_3_4", _judge_up), Judge("down_3_4", "TARGET_3_4", _judge_down),
+             Judge("drops_3_4", "TARGET_3_4", _judge_drops, uses=("down_3_4",))],
+    after="Compute, don't type: grading runs your code on another pair.")
+
+
+EXERCISES = {ex.id: ex for ex in (EX_3_1, EX_3_2, EX_3_3, EX_3_4)}
+
+
+def _data():
+    return {name: __getattr__(name) for name in PUBLISHED}
+
+
+check_3_1, check_3_2, check_3_3, check_3_4 = (checker(ex, _data) for ex in EXERCISES.values())
