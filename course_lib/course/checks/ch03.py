@@ -141,7 +141,7 @@ def _cosines(dots, cand_norms, ref_norms):
     return dots / (cand_norms[:, :, None] * ref_norms[:, None, :])
 
 
-def same_matrix(got, want, args=None, tol=1e-4):
+def _same_matrix(got, want, args=None, tol=1e-4):
     """Tensors equal: shape, NaN, where -inf is, and the finite cells within `tol`."""
     if not isinstance(got, torch.Tensor):
         raise Mismatch(f"return a torch tensor, not {type(got).__name__}")
@@ -168,7 +168,7 @@ EX_3_2 = Exercise(
     idea="cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token i and of reference "
          "token j. In a batch, the candidate lengths vary along the rows, the reference lengths along the columns.",
     answers=[
-        Function("cosines_from_dots", _dot_cases, _cosines, same_matrix, slips=[
+        Function("cosines_from_dots", _dot_cases, _cosines, _same_matrix, slips=[
             Slip("candidate only", lambda d, cn, rn: d / cn[:, :, None],
                  "you divided by the candidate tokens' lengths only: a cosine divides by both vectors' lengths"),
             Slip("reference only", lambda d, cn, rn: d / rn[:, None, :],
@@ -253,7 +253,7 @@ EX_3_3 = Exercise(
     idea="with left padding, a text of length n in a batch of L positions has its real tokens at positions "
          "L - n ... L - 1. Build each side's mask from the lengths; a cell is padding when its candidate token *or* "
          "its reference token is padding, and must be -inf (a 0 could still win a max).",
-    answers=[Function("masked_matrix", _left_cases, _masked(_both(_left)), same_matrix,
+    answers=[Function("masked_matrix", _left_cases, _masked(_both(_left)), _same_matrix,
                       forbid=("course_lib.bertscore.similarity.masked_cosine_matrix",), slips=[
         Slip("right", _masked(_both(_right)),
              "your -inf cells are where RIGHT padding would be (real tokens first, as in section 4): this batch is "
