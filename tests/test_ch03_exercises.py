@@ -247,3 +247,15 @@ def test_3_1_wrong_counts_are_named(capsys):
                          ([str(n) for n in right], "not numbers"), (right[:1], "a list of 2 integers")]:
         assert ch03.check_3_1(wrong, None) is False
         assert named in capsys.readouterr().out, wrong
+
+
+def test_a_student_release_shows_no_solution(monkeypatch, capsys):
+    """A student release's notebooks/ holds the student copies under the solution notebooks' names: there the
+    check says who keeps the solutions, and shows none."""
+    from course_lib.course.checks import solutions
+
+    monkeypatch.setattr(solutions, "NOTEBOOKS", NOTEBOOKS / "student")
+    assert solution_text(ch03.EXERCISES["3.3"]) == solutions.NO_SOLUTIONS
+    ch03.check_3_3(ch03.EXERCISES["3.3"].answers[0].slips[0].answer, hint=2)
+    out = capsys.readouterr().out
+    assert solutions.NO_SOLUTIONS in out and "masked_fill" not in out
