@@ -91,7 +91,7 @@ def _student(kind: str, release, source):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("grading-outside")
-    nbgrader_course.write_course(root, seed=1, chapters=[CH03])
+    nbgrader_course.write_course(root, chapters=[CH03])
     _nbgrader(root, "generate_assignment", CH03, "--force")
     release = nbformat.read(root / "release" / CH03 / f"{CH03}.ipynb", as_version=4)
     source = nbformat.read(root / "source" / CH03 / f"{CH03}.ipynb", as_version=4)

@@ -17,6 +17,7 @@ import pytest
 import nbgrader  # noqa: F401 - a missing nbgrader fails here, never skips
 from course_lib.course import nbgrader_course
 from course_lib.course.checks import ch04, ch05, ch05_cases
+from course_lib.course.checks.grading import derived_seed
 
 CH04, CH05 = "04_greedy_matching", "05_idf"
 # Each autograde runs the whole chapter: chapter 05 (the slower) gets the two students whose grade
@@ -25,6 +26,9 @@ STUDENTS = {CH04: ["right", "partly", "blank", "forger", "hardcoder"], CH05: ["r
 VALUE_TESTS = {CH04: ["test_4_3", "test_4_4", "test_4_5"], CH05: ["test_5_2", "test_5_3", "test_5_4"]}
 FUNCTION_TESTS = {CH04: ["test_4_1", "test_4_2"], CH05: ["test_5_1"]}
 _REGION = re.compile(r"(### BEGIN SOLUTION[^\n]*\n)(.*?)([ \t]*### END SOLUTION)", re.S)
+
+
+SECRET = "course-secret-20261126"
 
 
 def _nbgrader(root: Path, *args: str) -> str:
@@ -88,7 +92,7 @@ def _student(kind: str, release, source, published):
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         gid = meta.get("grade_id", "")
-        if kind == "blank" or not gid:
+        if kind == "blank" or not gid or gid == "setup":
             continue
         if kind == "forger":
             ex = gid.split("_", 1)[1].replace("_", ".")
@@ -117,15 +121,16 @@ def _student(kind: str, release, source, published):
 def graded(tmp_path_factory):
     """The course folder after generate_assignment, autograde of every simulated student, and export."""
     root = tmp_path_factory.mktemp("nbgrader-course")
-    nbgrader_course.write_course(root, seed=20261126, chapters=[CH04, CH05])
+    nbgrader_course.write_course(root, secret=SECRET, chapters=[CH04, CH05])
     published = _published()
     for chapter, students in STUDENTS.items():
         _nbgrader(root, "generate_assignment", chapter, "--force")
         release = nbformat.read(root / "release" / chapter / f"{chapter}.ipynb", as_version=4)
         source = nbformat.read(root / "source" / chapter / f"{chapter}.ipynb", as_version=4)
         text = json.dumps(release)
-        assert "BEGIN SOLUTION" not in text and "notebooks/0" not in text and "20261126" not in text
-        assert "20261126" in json.dumps(source.cells)  # the seed: in the hidden tests only
+        seed = str(derived_seed(SECRET, chapter, "older checkers") % 10 ** 9)  # this assignment's seed
+        assert "BEGIN SOLUTION" not in text and "notebooks/0" not in text
+        assert SECRET not in text + json.dumps(source.cells) and seed not in text + json.dumps(source.cells)
         for kind in students:
             path = root / "submitted" / kind / chapter / f"{chapter}.ipynb"
             path.parent.mkdir(parents=True)
@@ -144,15 +149,16 @@ def _scores(root: Path, chapter: str, student: str) -> dict[str, float]:
 
 
 def test_the_course_folder_is_what_nbgrader_expects(tmp_path):
-    written = nbgrader_course.write_course(tmp_path, seed=1, url="https://example.org/bertscore-course.zip")
+    written = nbgrader_course.write_course(tmp_path, url="https://example.org/bertscore-course.zip")
     assert {p.parent.name for p in written} >= {CH04, CH05, "01_lexical_metrics", "08_human_agreement"}
     config = (tmp_path / "nbgrader_config.py").read_text()
     assert 'kernel_name = "bertscore-course"' in config and 'COURSE_GRADING"] = "1"' in config
     for path in written:
         nb = nbformat.read(path, as_version=4)
         assert nb.metadata.kernelspec.name == "bertscore-course"
-        first = nb.cells[0]  # Colab's set-up cell, with the archive's URL; not graded
-        assert "course-setup" in first.metadata.tags and "nbgrader" not in first.metadata, path
+        first = nb.cells[0]  # Colab's set-up cell, with the archive's URL; not graded, locked (nbgrader restores it)
+        assert "course-setup" in first.metadata.tags and first.metadata.nbgrader.locked, path
+        assert not first.metadata.nbgrader.grade and not first.metadata.nbgrader.solution, path
         assert "COURSE_URL = 'https://example.org/bertscore-course.zip'" in first.source
         folding = re.search(r"\bunfold|\b(is|are) folded\b|three dots", json.dumps([c.source for c in nb.cells]), re.I)
         assert not folding, f"{path.name} speaks of folded cells, which nbgrader's release has not: {folding}"
@@ -199,3 +205,6 @@ def test_export_and_no_code_hint_in_graded_notebooks(graded):
     for path in (graded / "autograded").rglob("*.ipynb"):
         text = json.dumps([c.get("outputs", []) for c in nbformat.read(path, as_version=4).cells])
         assert "Code:" not in text and "hint=2" not in text and "More help" not in text, path
+        whole = path.read_text()
+        seeds = [str(derived_seed(SECRET, chapter, "older checkers") % 10 ** 9) for chapter in STUDENTS]
+        assert SECRET not in whole and not any(seed in whole for seed in seeds), path  # the seed never in a notebook

@@ -1,22 +1,23 @@
 """An nbgrader course folder generated from the solution notebooks: `make nbgrader OUT=DIR`.
 
-    python -m course_lib.course.nbgrader_course DIR [--seed N]
+    python -m course_lib.course.nbgrader_course DIR [--secret S]
 
 writes DIR/nbgrader_config.py and DIR/source/<chapter>/<chapter>.ipynb for every chapter with
 exercises, made from notebooks/NN_*.ipynb as they are now (the committed notebooks keep their shape):
 - a code cell holding `### BEGIN SOLUTION` becomes an autograded answer cell (nbgrader's `solution`);
 - a markdown answer `<!-- BEGIN SOLUTION -->...<!-- END SOLUTION -->` becomes a cell of its own,
   graded by hand (`solution` + `grade`, WRITTEN_POINTS), the text around it cells of their own;
-- a cell calling `chNN.check_N_M(...)` becomes one locked, autograded test cell (CHECK_POINTS) that
-  sets grading mode and the seed again (nbgrader's hidden tests: not in the release) and reloads the
+- a cell calling `chNN.check_N_M(...)` becomes one locked, autograded test cell (CHECK_POINTS): for a chapter
+  whose exercises are data (checks.exercise) it records the answers' outputs and the verdict is made after the
+  run (checks.grading); for an older checker it sets grading mode and the run's seed again and reloads the
   checker first, so nothing a notebook changed in it or in the environment counts;
 - outputs are cleared, the notebook asks for the course's kernel, the line pointing to the
   solution notebooks is left out, and the first cell is the release's set-up cell for Colab or a hub
   without the course (student_release.SETUP_CELL, with --url: it does nothing where course_lib imports).
-nbgrader's own generate_assignment, autograde and export run on it unmodified. nbgrader_config.py
-sets COURSE_GRADING (grading mode: a failing check raises, no hints, no attempts file) and
-COURSE_GRADING_SEED (drawn afresh by each `make nbgrader`, or --seed): in nbgrader's runs the value
-exercises run on data drawn with that seed, which no release holds.
+nbgrader's own generate_assignment, autograde and export run on it unmodified; nbgrader_config.py adds two
+preprocessors around Autograde's Execute (checks.grading) and sets COURSE_GRADING (grading mode: a failing
+check raises, no hints, no attempts file). DIR/grading_secret (drawn by the first `make nbgrader`, or --secret)
+gives each assignment its own seed for the hidden data; it stays in DIR, never in a notebook.
 """
 from __future__ import annotations
 
@@ -41,10 +42,10 @@ CONFIG = '''"""nbgrader's configuration for the BERTScore course (written by `ma
 import os
 
 # Grading mode for every kernel nbgrader starts: a failing check raises AssertionError (0 points),
-# shows no code hint and keeps no attempts file; value exercises run on data drawn with this seed,
-# which no release holds. Keep this file (and the seed) away from students.
+# shows no code hint and keeps no attempts file. The hidden data are drawn from grading_secret (beside this
+# file), a seed per assignment (checks.grading.DrawCases), which no release, notebook or feedback holds.
+# Keep this folder away from students.
 os.environ["COURSE_GRADING"] = "1"
-os.environ["COURSE_GRADING_SEED"] = "{seed}"
 
 c = get_config()  # noqa: F821 - nbgrader defines it
 c.CourseDirectory.course_id = "bertscore-course"
@@ -91,16 +92,17 @@ def recording_source(source: str, exercise: str) -> str:
             f"{source.strip()}\n")
 
 
-def test_source(source: str, module: str, exercise: str, seed: int) -> str:
-    """A check cell as an nbgrader test cell: grading mode and the grading seed set again (in nbgrader's
-    hidden tests: the release holds neither), the checker reloaded, then the check itself."""
+def test_source(source: str, module: str, exercise: str) -> str:
+    """A check cell of an older checker as an nbgrader test cell: grading mode set again, the run's seed (which
+    checks.grading.DrawCases derived from the course's secret for this assignment) taken back from where it left
+    it, the checker reloaded, then the check itself. No seed is written in the cell."""
     return (f"# Exercise {exercise}: autograded, {CHECK_POINTS} points. A fresh copy of the checker, so that\n"
             "# nothing the notebook changed in it counts; in grading mode a failing check raises.\n"
             "import importlib\n"
             "import os\n"
-            "### BEGIN HIDDEN TESTS\n"
-            f"os.environ[\"COURSE_GRADING\"], os.environ[\"COURSE_GRADING_SEED\"] = \"1\", \"{seed}\"\n"
-            "### END HIDDEN TESTS\n"
+            "os.environ[\"COURSE_GRADING\"] = \"1\"\n"
+            "import course_lib.course.checks.recording\n"
+            "importlib.reload(course_lib.course.checks.recording).restore_seed()\n"
             "import course_lib.course.checks.state\n"
             "importlib.reload(course_lib.course.checks.state)\n"
             "importlib.reload(course_lib.course.checks)\n"
@@ -108,7 +110,7 @@ def test_source(source: str, module: str, exercise: str, seed: int) -> str:
             f"{source.strip()}\n")
 
 
-def source_notebook(nb, seed: int = 0, url: str = ""):
+def source_notebook(nb, url: str = ""):
     """The nbgrader source version of a solution notebook (see the module's docstring); `url` is the course's
     archive for the set-up cell."""
     import nbformat
@@ -134,7 +136,7 @@ def source_notebook(nb, seed: int = 0, url: str = ""):
             if check:
                 ex = f"{check.group(2)}.{check.group(3)}"
                 cell.source = (recording_source(cell.source, ex) if _data_driven(check.group(1), ex)
-                               else test_source(cell.source, check.group(1), ex, seed))
+                               else test_source(cell.source, check.group(1), ex))
                 _nbgrader(cell, "test", unique(f"test_{ex.replace('.', '_')}"), CHECK_POINTS)
             elif "### BEGIN SOLUTION" in cell.source:
                 _nbgrader(cell, "answer", unique(f"answer_{exercise.replace('.', '_')}"))
@@ -173,26 +175,25 @@ def source_notebook(nb, seed: int = 0, url: str = ""):
     return nb
 
 
-def write_course(out: Path, seed: int | None = None, chapters=None, url: str = "") -> list[Path]:
-    """Write the nbgrader course folder into `out`; the source notebooks written."""
+def write_course(out: Path, secret: str | None = None, chapters=None, url: str = "") -> list[Path]:
+    """Write the nbgrader course folder into `out`; the source notebooks written. `secret`: the grading secret
+    (default: the folder's grading_secret file if there is one, else drawn afresh)."""
     import nbformat
 
     out = Path(out)
-    seed = secrets.randbelow(10 ** 9) if seed is None else int(seed)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "nbgrader_config.py").write_text(CONFIG.format(seed=seed, kernel=KERNELSPEC["name"],
-                                                          timeout=CELL_TIMEOUT))
-    secret = out / "grading_secret"  # kept: a second `make nbgrader` into the folder grades as the first did
-    if not secret.exists():
-        secret.write_text(secrets.token_hex(32) + "\n")
-        secret.chmod(0o600)
+    (out / "nbgrader_config.py").write_text(CONFIG.format(kernel=KERNELSPEC["name"], timeout=CELL_TIMEOUT))
+    secret_file = out / "grading_secret"  # kept: a second `make nbgrader` into the folder grades as the first did
+    if secret is not None or not secret_file.exists():
+        secret_file.write_text((secret or secrets.token_hex(32)) + "\n")
+        secret_file.chmod(0o600)
     written = []
     for path in solution_notebooks():
         if chapters is not None and path.stem not in chapters and path.stem[:2] not in chapters:
             continue
         target = out / "source" / path.stem / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        nbformat.write(source_notebook(nbformat.read(path, as_version=4), seed, url), target)
+        nbformat.write(source_notebook(nbformat.read(path, as_version=4), url), target)
         written.append(target)
     return written
 
@@ -200,11 +201,11 @@ def write_course(out: Path, seed: int | None = None, chapters=None, url: str = "
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path, help="the nbgrader course folder to write")
-    parser.add_argument("--seed", type=int, help="the grading seed (default: drawn afresh)")
+    parser.add_argument("--secret", help="the grading secret (default: the folder's grading_secret, else drawn afresh)")
     parser.add_argument("--chapters", nargs="*", help="only these chapters (e.g. 04 05)")
     parser.add_argument("--url", default="", help="where the course's archive will be (COURSE_URL), for Colab")
     args = parser.parse_args(argv)
-    for path in write_course(args.out, args.seed, args.chapters, args.url):
+    for path in write_course(args.out, args.secret, args.chapters, args.url):
         print(f"wrote {path}")
     print(f"wrote {args.out / 'nbgrader_config.py'}; next: cd {args.out} && nbgrader generate_assignment "
           "<chapter>, then collect submissions into submitted/<student>/<chapter>/, nbgrader autograde "

@@ -8,7 +8,8 @@ import torch
 from course_lib.caching import cached
 from course_lib.bertscore.similarity import cosine_matrix
 
-from .exercise import Choice, Exercise, Function, Judge, Mismatch, Slip, Value, checker
+from .compare import Mismatch, same_tensor, text_pair, whole_numbers
+from .exercise import Choice, Exercise, Function, Judge, Slip, Value, chapter_data, checkers
 
 PUBLISHED = {
     # 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe, a temperature)
@@ -20,21 +21,11 @@ PUBLISHED = {
 MOVE = 0.005  # the least change of F a companion must cause (3.4)
 
 
-def __getattr__(name):  # the chapter's data, read when asked (never drawn at import)
-    if name in PUBLISHED:
-        from .state import grading
-
-        if grading():
-            from .grading import hidden
-
-            return hidden(name)
-        return PUBLISHED[name]
-    raise AttributeError(name)
+__getattr__ = chapter_data(PUBLISHED)
 
 
 def hidden_data(rng) -> dict:
-    """Other data of the same kind, for grading: two WMT16 references (3.1), and a pair of at least 25 words a
-    side (3.4: longer than the published pair doubled, so a copied companion pads nothing)."""
+    """For grading: two WMT16 references (3.1); a pair of 25+ words a side (3.4: a copied companion pads nothing)."""
     from course_lib.evaluation.datasets import wmt16
 
     rows = wmt16().to_dict("records")
@@ -45,7 +36,6 @@ def hidden_data(rng) -> dict:
 
 def _tokenizer():
     from course_lib.model import load
-
     return load()[0]
 
 
@@ -62,12 +52,7 @@ def _split_words(sentences) -> list[str]:
 
 
 def _same_counts(got, want, sentences):
-    if not isinstance(got, (list, tuple)) or len(got) != len(want):
-        raise Mismatch(f"give a list of {len(want)} integers, one per sentence")
-    if any(isinstance(x, str) for x in got):
-        raise Mismatch("you gave text, not numbers: give integers, e.g. 7, not '7' or the tokens themselves")
-    if not all(isinstance(x, int) or (isinstance(x, float) and x.is_integer()) for x in got):
-        raise Mismatch("give whole numbers (token counts)")
+    whole_numbers(got, len(want))
     for s, g, w in zip(sentences, got, want):
         if g != w:
             raise Mismatch(f"{s!r}: you counted {g}")
@@ -124,15 +109,12 @@ def _real_batch():
     return c.embeddings, r.embeddings, c.mask, r.mask
 
 
-def _shapes(rng):
-    """A square case first (norms on the wrong axis still give numbers there), then other shapes."""
-    return [(2, 4, 4, 8)] + [(rng.randint(1, 3), rng.randint(2, 7), rng.randint(2, 7), rng.choice([4, 8, 16]))
-                             for _ in range(3)]
-
-
 def _dot_cases(rng):
+    """A square case first (norms on the wrong axis still give numbers there), other shapes, a real batch."""
     gen = torch.Generator().manual_seed(rng.randrange(2 ** 31))
-    pairs = [(_vectors(gen, b, n, d), _vectors(gen, b, m, d)) for b, n, m, d in _shapes(rng)]
+    shapes = [(2, 4, 4, 8)] + [(rng.randint(1, 3), rng.randint(2, 7), rng.randint(2, 7), rng.choice([4, 8, 16]))
+                               for _ in range(3)]
+    pairs = [(_vectors(gen, b, n, d), _vectors(gen, b, m, d)) for b, n, m, d in shapes]
     pairs.append(_real_batch()[:2])
     return [(c @ r.transpose(-1, -2), c.norm(dim=-1), r.norm(dim=-1)) for c, r in pairs]
 
@@ -141,34 +123,12 @@ def _cosines(dots, cand_norms, ref_norms):
     return dots / (cand_norms[:, :, None] * ref_norms[:, None, :])
 
 
-def _same_matrix(got, want, args=None, tol=1e-4):
-    """Tensors equal: shape, NaN, where -inf is, and the finite cells within `tol`."""
-    if not isinstance(got, torch.Tensor):
-        raise Mismatch(f"return a torch tensor, not {type(got).__name__}")
-    if tuple(got.shape) != tuple(want.shape):
-        raise Mismatch(f"shape {tuple(got.shape)}, expected [batch, cand_len, ref_len] = {tuple(want.shape)}")
-    got = got.double()
-    want = want.double()
-    nan_got, nan_want = torch.isnan(got), torch.isnan(want)
-    if not torch.equal(nan_got, nan_want):
-        raise Mismatch(f"{int(nan_got.sum())} cells of your matrix are NaN")
-    got, want = got.masked_fill(nan_got, 0.0), want.masked_fill(nan_want, 0.0)  # NaN where it should be (a slip)
-    inf_got, inf_want = torch.isneginf(got), torch.isneginf(want)
-    if not torch.equal(inf_got, inf_want):
-        raise Mismatch(f"{int(inf_want.sum())} cells must be -inf; yours has {int(inf_got.sum())} -inf cells, "
-                       f"{int((inf_got != inf_want).sum())} of them (or of those that should be) in the wrong place")
-    real = ~inf_want
-    err = (got[real] - want[real]).abs().max().item() if real.any() else 0.0
-    if not bool(((got[real] - want[real]).abs() <= tol * (1 + want[real].abs())).all()):  # relative for large values
-        raise Mismatch(f"the values differ from the right ones by up to {err:.3g}")
-
-
 EX_3_2 = Exercise(
     "3.2", chapter="03",
     idea="cos(x, y) = x·y / (|x| |y|): cell [b, i, j] divides by the length of candidate token i and of reference "
          "token j. In a batch, the candidate lengths vary along the rows, the reference lengths along the columns.",
     answers=[
-        Function("cosines_from_dots", _dot_cases, _cosines, _same_matrix, slips=[
+        Function("cosines_from_dots", _dot_cases, _cosines, same_tensor, slips=[
             Slip("candidate only", lambda d, cn, rn: d / cn[:, :, None],
                  "you divided by the candidate tokens' lengths only: a cosine divides by both vectors' lengths"),
             Slip("reference only", lambda d, cn, rn: d / rn[:, None, :],
@@ -239,10 +199,6 @@ def _both(side, shift=0):
     return keep
 
 
-def _zero_filled(cand, ref, c_len, r_len):
-    return cosine_matrix(cand, ref).masked_fill(~_both(_left)(cand, ref, c_len, r_len), 0.0)
-
-
 def _nan_cells(cand, ref, c_len, r_len):
     keep = _both(_left)(cand, ref, c_len, r_len)
     return cosine_matrix(cand, ref) * keep + float("-inf") * (~keep)
@@ -253,7 +209,7 @@ EX_3_3 = Exercise(
     idea="with left padding, a text of length n in a batch of L positions has its real tokens at positions "
          "L - n ... L - 1. Build each side's mask from the lengths; a cell is padding when its candidate token *or* "
          "its reference token is padding, and must be -inf (a 0 could still win a max).",
-    answers=[Function("masked_matrix", _left_cases, _masked(_both(_left)), _same_matrix,
+    answers=[Function("masked_matrix", _left_cases, _masked(_both(_left)), same_tensor,
                       forbid=("course_lib.bertscore.similarity.masked_cosine_matrix",), slips=[
         Slip("right", _masked(_both(_right)),
              "your -inf cells are where RIGHT padding would be (real tokens first, as in section 4): this batch is "
@@ -269,7 +225,7 @@ EX_3_3 = Exercise(
              "your mask takes one real token of each text for padding (an off-by-one in the lengths)"),
         Slip("one too few", _masked(_both(_left, +1)),
              "your mask leaves one padding position of each text unmasked (an off-by-one in the lengths)"),
-        Slip("zero", _zero_filled,
+        Slip("zero", lambda c, r, cl, rl: cosine_matrix(c, r).masked_fill(~_both(_left)(c, r, cl, rl), 0.0),
              "your padding cells hold 0, not -inf: cosines can be negative, so a 0 could still win a max"),
         Slip("unmasked", lambda c, r, cl, rl: cosine_matrix(c, r), "nothing is masked: padding cells must be -inf"),
         Slip("nan", _nan_cells,
@@ -299,22 +255,12 @@ def _padding(target, companion) -> tuple[int, int]:
     return max(0, cc - c), max(0, cr - r)
 
 
-def _pair(answer, name):
-    if not isinstance(answer, (list, tuple)) or len(answer) != 2:
-        text = repr(answer)
-        text = text if len(text) <= 60 else text[:60].rsplit(" ", 1)[0] + "…"
-        raise Mismatch(f"{name} must be a (candidate, reference) pair: two texts, not {type(answer).__name__} {text}")
-    if not all(isinstance(t, str) and t.strip() for t in answer):
-        raise Mismatch(f"{name}: give the two texts as non-empty strings")
-    return tuple(answer)
-
-
 def _sides(rows, cols):
     return f"{rows} padding rows (candidate side) and {cols} padding columns (reference side)"
 
 
 def _judge_up(up, target):
-    rows, cols = _padding(target, _pair(up, "up_3_4"))
+    rows, cols = _padding(target, text_pair(up, "up_3_4"))
     if not (rows and cols):
         raise Mismatch(f"up_3_4 gives the pair {_sides(rows, cols)}. F rises when the pair's [PAD] rows meet [PAD] "
                        "columns: the companion must be longer than the pair on both sides")
@@ -325,7 +271,7 @@ def _judge_up(up, target):
 
 
 def _judge_down(down, target):
-    rows, cols = _padding(target, _pair(down, "down_3_4"))
+    rows, cols = _padding(target, text_pair(down, "down_3_4"))
     if not (rows or cols):
         raise Mismatch("down_3_4 gives the pair no padding: a text is padded up to the longest text on its side of "
                        "the batch, so the companion must be longer than the pair somewhere")
@@ -361,10 +307,4 @@ EX_3_4 = Exercise(
 
 
 EXERCISES = {ex.id: ex for ex in (EX_3_1, EX_3_2, EX_3_3, EX_3_4)}
-
-
-def _data():
-    return {name: __getattr__(name) for name in PUBLISHED}
-
-
-check_3_1, check_3_2, check_3_3, check_3_4 = (checker(ex, _data) for ex in EXERCISES.values())
+check_3_1, check_3_2, check_3_3, check_3_4 = checkers(EXERCISES, PUBLISHED)

@@ -1,25 +1,16 @@
 """An exercise as data, and the one runner that checks it in both modes.
 
-An `Exercise` lists the answers a student gives (the check's arguments, in order), each with how it is judged:
-- `Function`: the student's function, run on cases drawn from a seed when the check runs (never at import)
-  and compared with a `reference`; its planted `Slip`s run on the same cases, and the slip whose outputs
-  match the student's is the one named;
-- `Value`: a number (or list) the student computes from data the chapter publishes (`data`, a name of the
-  chapter's module); in grading mode that name holds other data, drawn with the grading secret;
-- `Choice`: a word among a few, with what each wrong one misses;
-- `Judge`: a design task (`judge(answer, data)` says what is wrong, or nothing).
-
-`collect` runs the student's answers (in the student's kernel) and `judge` compares what they gave with the
-reference (anywhere): in learning mode `check` does both at once and prints ✅ or ❌; in grading mode the
-kernel only records the outputs (`record`) and nbgrader's preprocessor (`checks.grading`) judges them in
-the instructor's process, where no answer cell can reach.
-
-What a student sees in learning mode:
-- an untouched stub (NotImplementedError, or None where a value is asked): "not attempted yet", nothing else;
-- a failed attempt: the named slip's hint (else the failing case), then the exercise's idea;
-- the same slip a third time (or hint=2, or COURSE_HINT=2): the solution, read from the solution notebook's
-  solution cell (`checks.solutions`; absent from a student release, where the instructor keeps it);
-- a pass: ✅, then `after` (what the library's version is and where to read it).
+An `Exercise` lists the answers a student gives (the check's arguments, in order), each judged as a `Function` (run
+on cases drawn from a seed when the check runs, never at import, and compared with a `reference`), a `Value`
+computed from a data name of the chapter (other data in grading mode), a `Choice` among words, or a `Judge` (a
+design task). Its planted `Slip`s run on the same cases: the slip whose outputs match the student's is named.
+`collect` runs the answers (in the student's kernel); `judge` compares (anywhere). Learning mode: `check` does
+both and prints ✅ or ❌. Grading mode: the kernel only records the outputs (`checks.recording`) and nbgrader's
+preprocessor (`checks.grading`) judges them in the instructor's process, where no answer cell can reach.
+A student sees: "not attempted yet" for an untouched stub (NotImplementedError, or None), nothing else; after a
+failed attempt the named slip's hint (else the failing case), then the idea; the same slip a third time (or
+hint=2, COURSE_HINT=2) adds the solution, read from the solution notebook (`checks.solutions`; a student release
+has none); after a pass, `after` (where the library's version is).
 """
 from __future__ import annotations
 
@@ -30,16 +21,13 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 from . import ForbiddenCall, forbid, hint_level, report
+from .compare import Mismatch, same_value
 from .state import _count_failure, _forget, grading
 
 CODE_HINT_AT = 3  # the same slip this many times brings the solution
-
-
-class Mismatch(AssertionError):
-    """What is wrong with an answer, in one sentence for the student."""
 
 
 @dataclass
@@ -105,9 +93,6 @@ class Exercise:
 
 # ------------------------------------------------------------------ running the student's answers
 
-NOT_ATTEMPTED = object()
-
-
 def _run(fn, args):
     """fn(*args) on a copy of the arguments: ("ok", output), ("stub", None), ("error", message)."""
     try:
@@ -126,10 +111,11 @@ def collect(ex: Exercise, given: tuple, cases: dict) -> dict:
     outputs = {}
     for part, answer in zip(ex.answers, given):
         if isinstance(part, Function):
-            fn = forbid(answer, *part.forbid) if part.forbid and callable(answer) else answer
-            if not callable(answer):
-                outputs[part.name] = [("error", f"{part.name} must be a function, not {type(answer).__name__}")]
+            if answer is None or not callable(answer):  # None: not attempted
+                outputs[part.name] = [("stub", None) if answer is None else
+                                      ("error", f"{part.name} must be a function, not {type(answer).__name__}")]
             else:
+                fn = forbid(answer, *part.forbid) if part.forbid else answer
                 outputs[part.name] = [_run(fn, args) for args in cases[part.name]]
         else:
             outputs[part.name] = copy.deepcopy(answer)
@@ -162,9 +148,7 @@ def _matches(compare, got, want, args) -> bool:
     try:
         compare(got, want, args)
         return True
-    except Mismatch:
-        return False
-    except Exception:
+    except Exception:  # Mismatch, or a slip's output the comparison cannot read
         return False
 
 
@@ -197,15 +181,14 @@ def judge(ex: Exercise, outputs: dict, cases: dict) -> Verdict:
         got = outputs.get(part.name, None)
         if isinstance(part, Function):
             verdict = _judge_function(part, got or [("stub", None)], cases[part.name])
-        elif got is None or got is NOT_ATTEMPTED:
+        elif got is None:
             first = part is ex.answers[0]
             verdict = Verdict(False, attempted=not first, mistake="unset:" + part.name,
                               message=f"now set {part.name}")
         elif isinstance(part, Choice):
             verdict = _judge_choice(part, got)
         elif isinstance(part, Value):
-            data = cases[part.name]
-            verdict = _judge_value(part, got, data)
+            verdict = _judge_value(part, got, cases[part.name])
         else:
             try:
                 part.judge(got, cases[part.name], *[outputs.get(name) for name in part.uses])
@@ -215,17 +198,6 @@ def judge(ex: Exercise, outputs: dict, cases: dict) -> Verdict:
         if verdict is not None:
             return verdict
     return Verdict(True)
-
-
-def same_value(a, b) -> bool:
-    """Two answers alike: numbers within 1e-6, texts stripped, lists and tuples item by item."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
-    if isinstance(a, str) and isinstance(b, str):
-        return a.strip() == b.strip()
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return math.isclose(a, b, abs_tol=1e-6, rel_tol=0)
-    return False
 
 
 def _judge_value(part: Value, got, data) -> Verdict | None:
@@ -289,16 +261,36 @@ def _say(ex: Exercise, verdict: Verdict, level: int) -> str:
 
 def check(ex: Exercise, given: tuple, data: dict, level: int = 1) -> bool:
     """Learning mode: collect, judge and print the verdict; grading mode: record the outputs only."""
-    if grading():
-        from .grading import record
+    if grading():  # the kernel records what the answers give; the verdict is made after the run (checks.grading)
+        from .recording import grading_cases, save
 
-        return record(ex, given)
+        return save(ex.id, collect(ex, given, grading_cases(ex.id)))
     cases = draw_cases(ex, learning_rng(ex), data)
     verdict = judge(ex, collect(ex, given, cases), cases)
     if verdict.ok:
         _forget(ex.id)
         return report(ex.id, True, note=ex.after)
     return report(ex.id, False, _say(ex, verdict, level))
+
+
+def chapter_data(published: dict):
+    """A chapter module's `__getattr__` for its data names: `published[name]` in learning mode, the data drawn
+    with the grading secret in nbgrader's run (`recording.hidden`). Read when asked, never drawn at import."""
+    def __getattr__(name):
+        if name not in published:
+            raise AttributeError(name)
+        if grading():
+            from .recording import hidden
+
+            return hidden(name)
+        return published[name]
+    return __getattr__
+
+
+def checkers(exercises: dict, published: dict) -> list:
+    """The `check_N_M` functions of a chapter's `exercises`, in order, reading its data as `chapter_data` does."""
+    value = chapter_data(published)
+    return [checker(ex, lambda: {name: value(name) for name in published}) for ex in exercises.values()]
 
 
 def checker(ex: Exercise, data: Callable[[], dict]):

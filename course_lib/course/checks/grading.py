@@ -29,45 +29,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-CASES_ENV = "COURSE_GRADING_CASES"    # the file of drawn cases the kernel reads
-RECORD_ENV = "COURSE_GRADING_RECORD"  # the folder the kernel writes each exercise's outputs to
+from .recording import CASES_ENV, RECORD_ENV
 _TEST_ID = re.compile(r"^test_(\w+?)_(\d+)$")
 _CHECK = re.compile(r"\b(ch\w+)\.check_(\w+?)_(\d+)\(")
 _TAMPER = re.compile(r"\bimportlib\.(?!metadata\b)|\bimport_module\b|\bsys\.modules\b|__import__|\bbuiltins\b|"
                      r"COURSE_GRADING|\bchecks\.(grading|exercise|state)\b")
-
-
-# ------------------------------------------------------------------ in the student's kernel
-
-def _grading_file():
-    path = os.environ.get(CASES_ENV, "")
-    if not path or not Path(path).exists():
-        raise RuntimeError("grading mode without the grading cases: run this notebook with nbgrader autograde "
-                           "in the course folder `make nbgrader` wrote")
-    import torch
-
-    return torch.load(path, weights_only=False)
-
-
-def hidden(name: str):
-    """The chapter's data `name` in grading mode: what `DrawCases` drew for this run."""
-    return _grading_file()["data"][name]
-
-
-def record(ex, given) -> None:
-    """Run the answers on the drawn cases and write their outputs for `Verdicts`; no verdict here."""
-    import torch
-
-    from .exercise import collect
-
-    cases = _grading_file()["cases"][ex.id]
-    outputs = collect(ex, given, cases)
-    target = Path(os.environ[RECORD_ENV]) / f"{ex.id}.pt"
-    try:
-        torch.save(outputs, target)
-    except Exception as err:  # an answer that cannot be saved (a generator, an open file...)
-        torch.save({"__unsaved__": f"the answer could not be recorded ({type(err).__name__})"}, target)
-    print(f"Exercise {ex.id}: answer recorded; it is graded after the run.")
 
 
 # ------------------------------------------------------------------ in the instructor's process
@@ -115,8 +81,10 @@ class DrawCases(Preprocessor):
             data.update(chapter_data)
             ex = module.EXERCISES[ex_id]
             cases[ex_id] = draw_cases(ex, random.Random(derived_seed(secret, assignment, ex_id)), chapter_data)
-        torch.save({"cases": cases, "data": data}, work / "cases.pt")
-        os.environ.update({"COURSE_GRADING": "1", CASES_ENV: str(work / "cases.pt"), RECORD_ENV: str(work / "record")})
+        seed = derived_seed(secret, assignment, "older checkers") % 10 ** 9  # the chapters not yet data
+        torch.save({"cases": cases, "data": data, "seed": seed}, work / "cases.pt")
+        os.environ.update({"COURSE_GRADING": "1", "COURSE_GRADING_SEED": str(seed), CASES_ENV: str(work / "cases.pt"),
+                           RECORD_ENV: str(work / "record")})
         resources["course_grading"] = {"work": str(work), "cases": cases, "data": data}
         return nb, resources
 
@@ -196,7 +164,9 @@ class Verdicts(Preprocessor):
                 module = importlib.import_module(f"course_lib.course.checks.{match.group(1)}")
                 ex_id = f"{match.group(2)}.{match.group(3)}"
                 ex = module.EXERCISES.get(ex_id) if hasattr(module, "EXERCISES") else None
-                if ex is None:
+                if ex is None:  # an older checker judged in the kernel; tampering scores 0 there too
+                    if tampered:
+                        cell.outputs = [_error(f"Exercise {ex_id}: not passed: {tampered}")]
                     continue
                 recorded = work / "record" / f"{ex_id}.pt"
                 why = tampered or _forbidden_use(nb, ex)
@@ -211,6 +181,6 @@ class Verdicts(Preprocessor):
                                 [nbformat.v4.new_output("stream", name="stdout", text=f"✅ Exercise {ex_id}: passed.\n")])
         finally:
             shutil.rmtree(work, ignore_errors=True)
-            for name in (CASES_ENV, RECORD_ENV):
+            for name in (CASES_ENV, RECORD_ENV, "COURSE_GRADING_SEED"):
                 os.environ.pop(name, None)
         return nb, resources
