@@ -1,5 +1,5 @@
 """Chapter 03 graded by nbgrader's own commands (generate_assignment, autograde, generate_feedback, export), with
-the verdicts made outside the student's kernel (course_lib.course.checks.grading), on simulated students built
+the verdicts made outside the student's kernel (course_lib.course.checks.autograde), on simulated students built
 here from the release: right, blank, a forger who prints ✅, a patcher who monkeypatches importlib and the checks
 from an answer cell, a typer who types the numbers the solution notebook prints, and students who call the
 library or the checker's helpers where the exercise asks them to write the code."""
@@ -128,7 +128,7 @@ def test_grades_of_simulated_students(graded, student):
 def test_no_secret_no_solution_no_traceback_in_what_students_see(graded):
     secret = (graded / "grading_secret").read_text().strip()
     from course_lib.course.checks import ch03
-    from course_lib.course.checks.grading import derived_seed
+    from course_lib.course.checks.autograde import derived_seed
 
     hidden = ch03.hidden_data(__import__("random").Random(derived_seed(secret, CH03, "data")))
     release = (graded / "release" / CH03 / f"{CH03}.ipynb").read_text()

@@ -17,7 +17,7 @@ import pytest
 import nbgrader  # noqa: F401 - a missing nbgrader fails here, never skips
 from course_lib.course import nbgrader_course
 from course_lib.course.checks import ch04, ch05, ch05_cases
-from course_lib.course.checks.grading import derived_seed
+from course_lib.course.checks.autograde import derived_seed
 
 CH04, CH05 = "04_greedy_matching", "05_idf"
 # Each autograde runs the whole chapter: chapter 05 (the slower) gets the two students whose grade

@@ -9,13 +9,13 @@ exercises, made from notebooks/NN_*.ipynb as they are now (the committed noteboo
   graded by hand (`solution` + `grade`, WRITTEN_POINTS), the text around it cells of their own;
 - a cell calling `chNN.check_N_M(...)` becomes one locked, autograded test cell (CHECK_POINTS): for a chapter
   whose exercises are data (checks.exercise) it records the answers' outputs and the verdict is made after the
-  run (checks.grading); for an older checker it sets grading mode and the run's seed again and reloads the
+  run (checks.autograde); for an older checker it sets grading mode and the run's seed again and reloads the
   checker first, so nothing a notebook changed in it or in the environment counts;
 - outputs are cleared, the notebook asks for the course's kernel, the line pointing to the
   solution notebooks is left out, and the first cell is the release's set-up cell for Colab or a hub
   without the course (student_release.SETUP_CELL, with --url: it does nothing where course_lib imports).
 nbgrader's own generate_assignment, autograde and export run on it unmodified; nbgrader_config.py adds two
-preprocessors around Autograde's Execute (checks.grading) and sets COURSE_GRADING (grading mode: a failing
+preprocessors around Autograde's Execute (checks.autograde) and sets COURSE_GRADING (grading mode: a failing
 check raises, no hints, no attempts file). DIR/grading_secret (drawn by the first `make nbgrader`, or --secret)
 gives each assignment its own seed for the hidden data; it stays in DIR, never in a notebook.
 """
@@ -43,7 +43,7 @@ import os
 
 # Grading mode for every kernel nbgrader starts: a failing check raises AssertionError (0 points),
 # shows no code hint and keeps no attempts file. The hidden data are drawn from grading_secret (beside this
-# file), a seed per assignment (checks.grading.DrawCases), which no release, notebook or feedback holds.
+# file), a seed per assignment (checks.autograde.DrawCases), which no release, notebook or feedback holds.
 # Keep this folder away from students.
 os.environ["COURSE_GRADING"] = "1"
 
@@ -58,8 +58,8 @@ c.Execute.interrupt_on_timeout = True
 c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
 # Chapters whose exercises are data (course_lib.course.checks.exercise): the kernel records the answers'
 # outputs on cases drawn from the secret below; the verdict is made here, after the run, where no answer cell
-# reaches (course_lib.course.checks.grading).
-from course_lib.course.checks.grading import DrawCases, Verdicts  # noqa: E402
+# reaches (course_lib.course.checks.autograde).
+from course_lib.course.checks.autograde import DrawCases, Verdicts  # noqa: E402
 from nbgrader.converters.autograde import Autograde  # noqa: E402
 
 _steps = list(Autograde.class_traits()["autograde_preprocessors"].default())
@@ -86,7 +86,7 @@ def _data_driven(module: str, exercise: str) -> bool:
 
 def recording_source(source: str, exercise: str) -> str:
     """A check cell of an exercise that is data: in nbgrader's run it records the answers' outputs on the drawn
-    cases, and the verdict is made after the run (checks.grading.Verdicts)."""
+    cases, and the verdict is made after the run (checks.autograde.Verdicts)."""
     return (f"# Exercise {exercise}: autograded, {CHECK_POINTS} points. Your answer runs on other data than this\n"
             "# notebook shows; the check is made after the run.\n"
             f"{source.strip()}\n")
@@ -94,7 +94,7 @@ def recording_source(source: str, exercise: str) -> str:
 
 def test_source(source: str, module: str, exercise: str) -> str:
     """A check cell of an older checker as an nbgrader test cell: grading mode set again, the run's seed (which
-    checks.grading.DrawCases derived from the course's secret for this assignment) taken back from where it left
+    checks.autograde.DrawCases derived from the course's secret for this assignment) taken back from where it left
     it, the checker reloaded, then the check itself. No seed is written in the cell."""
     return (f"# Exercise {exercise}: autograded, {CHECK_POINTS} points. A fresh copy of the checker, so that\n"
             "# nothing the notebook changed in it counts; in grading mode a failing check raises.\n"

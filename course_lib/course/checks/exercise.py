@@ -6,7 +6,7 @@ computed from a data name of the chapter (other data in grading mode), a `Choice
 design task). Its planted `Slip`s run on the same cases: the slip whose outputs match the student's is named.
 `collect` runs the answers (in the student's kernel); `judge` compares (anywhere). Learning mode: `check` does
 both and prints ✅ or ❌. Grading mode: the kernel only records the outputs (`checks.recording`) and nbgrader's
-preprocessor (`checks.grading`) judges them in the instructor's process, where no answer cell can reach.
+preprocessor (`checks.autograde`) judges them in the instructor's process, where no answer cell can reach.
 A student sees: "not attempted yet" for an untouched stub (NotImplementedError, or None), nothing else; after a
 failed attempt the named slip's hint (else the failing case), then the idea; the same slip a third time (or
 hint=2, COURSE_HINT=2) adds the solution, read from the solution notebook (`checks.solutions`; a student release
@@ -261,7 +261,7 @@ def _say(ex: Exercise, verdict: Verdict, level: int) -> str:
 
 def check(ex: Exercise, given: tuple, data: dict, level: int = 1) -> bool:
     """Learning mode: collect, judge and print the verdict; grading mode: record the outputs only."""
-    if grading():  # the kernel records what the answers give; the verdict is made after the run (checks.grading)
+    if grading():  # the kernel records what the answers give; the verdict is made after the run (checks.autograde)
         from .recording import grading_cases, save
 
         return save(ex.id, collect(ex, given, grading_cases(ex.id)))

@@ -1,5 +1,5 @@
-"""The student's kernel in nbgrader's run: it reads the cases `checks.grading.DrawCases` drew (never the secret)
-and writes what the answers give on them, for `checks.grading.Verdicts` to judge after the run."""
+"""The student's kernel in nbgrader's run: it reads the cases `checks.autograde.DrawCases` drew (never the secret)
+and writes what the answers give on them, for `checks.autograde.Verdicts` to judge after the run."""
 from __future__ import annotations
 
 import os

@@ -1,4 +1,4 @@
-"""Grading with nbgrader, the verdict made where no answer cell can reach it.
+"""Autograding with nbgrader (a module not named `grading`: that is the checks package's mode function), the verdict made where no answer cell can reach it.
 
 nbgrader's `Autograde` runs a list of preprocessors (`Autograde.autograde_preprocessors`, its extension
 point); `make nbgrader` writes an nbgrader_config.py that puts two of ours around nbgrader's `Execute`:
