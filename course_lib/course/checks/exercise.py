@@ -60,6 +60,10 @@ class Function:
     compare: Callable
     slips: list = field(default_factory=list)
     forbid: tuple = ()
+    # wrap(fn) -> fn: applied to the student's function before it runs (after `forbid`), to watch how it computes;
+    # it may raise ForbiddenCall (its message is the student's hint) to refuse a way the exercise rules out, such
+    # as a Python loop where one batched computation is asked
+    wrap: Callable | None = None
 
 
 @dataclass
@@ -127,6 +131,7 @@ def collect(ex: Exercise, given: tuple, cases: dict) -> dict:
     for part, answer in zip(ex.answers, given):
         if isinstance(part, Function):
             fn = forbid(answer, *part.forbid) if part.forbid and callable(answer) else answer
+            fn = part.wrap(fn) if part.wrap is not None and callable(answer) else fn
             if not callable(answer):
                 outputs[part.name] = [("error", f"{part.name} must be a function, not {type(answer).__name__}")]
             else:
