@@ -278,8 +278,8 @@ SEVERAL_PIECES = [
     ("Skateboarding looks hard.", "My little brother learned skateboarding in the park.", "skateboarding"),
 ]
 # and a word of one token, so a function that only handles pieces fails too
-ONE_PIECE = [("We sat on the river bank.", "We opened a new joint bank account.", "bank"),
-             ("The cat sat on the mat.", "Yesterday the cat sat on the mat.", "cat"),
+ONE_PIECE = [("The dog barked all night.", "Yesterday my neighbour's dog ran away.", "dog"),
+             ("A river runs through the town.", "We swam across the cold river.", "river"),
              ("The old house was empty.", "Nobody wanted to buy that house.", "house")]
 
 
