@@ -63,15 +63,6 @@ def answer_1_7():
     return [ratings, float(ch01.colleague_tau_b(x, ratings) - kendalltau(x, ratings).statistic), "tied in both"]
 
 
-def answer_2_4():
-    from course_lib.course.checks import ch02
-    from course_lib.teaching.contextual import word_cosine_by_layer
-
-    cos = {w: float(word_cosine_by_layer(a, b, w)[course_lib.DEFAULT_LAYER]) for w, (a, b) in ch02.SENSE_PAIRS.items()}
-    word = min(cos, key=cos.get)
-    return [[word, cos[word]]]
-
-
 def answer_6_3():
     from course_lib.bertscore import baseline as B
     from course_lib.course.checks import ch06
@@ -190,7 +181,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "02": ["2.4"], "06": ["6.3"], "07a": ["7.8"],
+CHAPTERS = {"01": ["1.5", "1.7"], "06": ["6.3"], "07a": ["7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 

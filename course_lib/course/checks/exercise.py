@@ -41,13 +41,15 @@ class Slip:
 @dataclass
 class Function:
     """A function the student writes. `cases(rng)` -> argument tuples; `reference(*args)` -> the right output;
-    `compare(got, want, args)` raises Mismatch; `forbid`: dotted names the student's function may not call."""
+    `compare(got, want, args)` raises Mismatch; `forbid`: dotted names the student's function may not call;
+    `wrap(fn)`: the function watched as it runs (after `forbid`), raising ForbiddenCall for a way ruled out."""
     name: str
     cases: Callable[[random.Random], list]
     reference: Callable
     compare: Callable
     slips: list = field(default_factory=list)
     forbid: tuple = ()
+    wrap: Callable | None = None
 
 
 @dataclass
@@ -116,6 +118,7 @@ def collect(ex: Exercise, given: tuple, cases: dict) -> dict:
                                       ("error", f"{part.name} must be a function, not {type(answer).__name__}")]
             else:
                 fn = forbid(answer, *part.forbid) if part.forbid else answer
+                fn = part.wrap(fn) if part.wrap is not None else fn
                 outputs[part.name] = [_run(fn, args) for args in cases[part.name]]
         else:
             outputs[part.name] = copy.deepcopy(answer)
