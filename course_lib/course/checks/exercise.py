@@ -168,6 +168,12 @@ def _matches(compare, got, want, args) -> bool:
         return False
 
 
+def _same_error(message: str, slip_run) -> bool:
+    """The slip's run raised the exception the student's raised ("your code raised ZeroDivisionError: ...")."""
+    kind, said = slip_run
+    return kind == "error" and said.split(":", 1)[0] == message.split(":", 1)[0]
+
+
 def _judge_function(part: Function, outputs: list, cases: list) -> Verdict | None:
     if all(kind == "stub" for kind, _ in outputs):
         return Verdict(False, attempted=False)
@@ -177,6 +183,9 @@ def _judge_function(part: Function, outputs: list, cases: list) -> Verdict | Non
         if kind == "forbidden":
             return Verdict(False, got, "forbidden")
         if kind == "error":
+            for slip in part.slips:  # an exception is an output too: a slip that raises the same one is named
+                if _same_error(got, _run(slip.answer, args)):
+                    return Verdict(False, slip.hint, slip.name)
             return Verdict(False, got, "error:" + re.sub(r"\d+", "#", got)[:80])
         want = part.reference(*copy.deepcopy(args))
         try:
