@@ -131,9 +131,11 @@ def _clipped(cand_tokens, refs_tokens, n):
 
 
 def _grams(tokens, n):
+    """A Counter of the n-gram tuples (not course_lib's `ngrams`: the slips are run as students' answers, where
+    it is forbidden)."""
     from collections import Counter
 
-    return Counter(tuple(tokens[k:k + n]) for k in range(len(tokens) - n + 1))
+    return Counter(zip(*(tokens[k:] for k in range(n))))
 
 
 def _clipped_at(limit):
@@ -292,12 +294,12 @@ def _table(cand, ref):
 
 def _lcs_backwards(cand, ref):
     """One longest common subsequence, last token first (as a walk back from the table's last cell finds it)."""
-    table, found, i, j = _table(cand, ref), [], len(cand), len(ref)
+    L, found, i, j = _table(cand, ref), [], len(cand), len(ref)
     while i and j:
         if cand[i - 1] == ref[j - 1]:
             found.append(cand[i - 1])
             i, j = i - 1, j - 1
-        elif table[i - 1][j] >= table[i][j - 1]:
+        elif L[i - 1][j] >= L[i][j - 1]:
             i -= 1
         else:
             j -= 1
