@@ -81,7 +81,9 @@ def drop_reveals(nb) -> int:
             dropping = "start"
         elif dropping and "NotImplementedError()" not in cell.source and "*Your answer here.*" not in cell.source:
             if dropping == "start":
-                kept.append(nbformat.v4.new_markdown_cell(REVEAL_NOTE))
+                note = nbformat.v4.new_markdown_cell(REVEAL_NOTE)
+                note.id = cell.get("id") or note.id  # the first cell it replaces: the same id every run
+                kept.append(note)
                 dropping = True
             dropped += 1
             continue
