@@ -67,7 +67,7 @@ def test_attempts_are_counted_per_notebook_copy(monkeypatch, capsys):
 
 # Helpers that only data providers may be public: a public function of a checker returns data a
 # notebook reads, never an answer.
-DATA_PROVIDERS = {"colleague_tau_b", "batches_7_4", "pairs_7_8", "task_8_1", "sentences", "order_test_data", "data_8_5", "data_8_6",
+DATA_PROVIDERS = {"colleague_tau_b", "hidden_data", "batches_7_4", "pairs_7_8", "task_8_1", "sentences", "order_test_data", "data_8_5", "data_8_6",
                   "answers_9_4", "edits_9_5"}
 
 
