@@ -379,7 +379,7 @@ def test_hidden_data_is_other_data():
 def test_2_4_is_graded_on_other_words_in_grading_mode(tmp_path, monkeypatch, capsys):
     """As nbgrader's DrawCases and Verdicts do: the kernel reads other words as ch02.SENSE_PAIRS, the solution
     cell computes its answer on them and passes; the published answer (what a copier types) fails."""
-    from course_lib.course.checks.grading import CASES_ENV, RECORD_ENV
+    from course_lib.course.checks.recording import CASES_ENV, RECORD_ENV
 
     data = ch02.hidden_data(random.Random(11))
     cases = {"2.4": draw_cases(ch02.EX_2_4, random.Random(12), data)}

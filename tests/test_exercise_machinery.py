@@ -169,7 +169,17 @@ FAIL_1_3 = ("from course_lib.course.checks import ch01\n"
             "def lcs_words(cand_tokens, ref_tokens):\n"
             "    return [w for w in cand_tokens if w in ref_tokens]\n"
             "ch01.check_1_3(lcs_words)\n")
-CODE_1_3 = "return back(len(cand_tokens), len(ref_tokens))"
+
+
+def _solution_line(ex_id, marker):
+    """A line of the solution the check shows: the solution notebook's own (checks.solutions), never the checker's."""
+    from course_lib.course.checks import ch01
+    from course_lib.course.checks.solutions import solution_text
+
+    return next(line.strip() for line in solution_text(ch01.EXERCISES[ex_id]).splitlines() if marker in line)
+
+
+CODE_1_3 = _solution_line("1.3", "walk back from the last cell")
 RIGHT_1_3 = ("from course_lib.lexical.rouge import lcs_length\n"
              "    L = [[lcs_length(cand_tokens[:i], ref_tokens[:j]) for j in range(len(ref_tokens) + 1)] "
              "for i in range(len(cand_tokens) + 1)]\n"
@@ -197,14 +207,15 @@ def _fresh_process(code, env):
 
 def test_failed_attempts_are_remembered_across_processes(tmp_path):
     """Each `make check` runs a fresh kernel: the count of failed attempts lives in the cache folder, so
-    a sequence of failing fresh processes reaches the code-level hint; a pass forgets it."""
-    from course_lib.course.checks import CODE_HINT_AFTER
+    the same slip in a sequence of failing fresh processes reaches the solution (the notebook's) on the third;
+    a pass forgets it."""
+    from course_lib.course.checks.exercise import CODE_HINT_AT
 
     cache = tmp_path / "cache"
     env = _env(cache)
-    outs = [_fresh_process(FAIL_1_3, env) for _ in range(CODE_HINT_AFTER + 1)]
+    outs = [_fresh_process(FAIL_1_3, env) for _ in range(CODE_HINT_AT)]
     assert all(o.startswith("❌ Exercise 1.3") for o in outs), outs
-    assert all(CODE_1_3 not in o and "HINT=2" in o for o in outs[:-1]), outs
+    assert all(CODE_1_3 not in o and "hint=2" in o for o in outs[:-1]), outs
     assert CODE_1_3 in outs[-1], outs[-1]
     assert (cache / "attempts.json").is_file() and '"1.3": 3' in (cache / "attempts.json").read_text()
     # a pass forgets the failures: the next failure gives the concept hint again
@@ -264,7 +275,7 @@ def test_make_check_hint_levels_end_to_end(tmp_path):
     failures shows it too; nothing is written into the course folder."""
     import subprocess
 
-    from course_lib.course.checks import CODE_HINT_AFTER
+    from course_lib.course.checks.exercise import CODE_HINT_AT
 
     before = _git_status()
     student = _student_copy(tmp_path)
@@ -273,7 +284,7 @@ def test_make_check_hint_levels_end_to_end(tmp_path):
     run = subprocess.run(make + ["HINT=2"], cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
     assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr
     same_copy = dict(_env(cache), JPY_SESSION_NAME=str(student))  # attempts count per notebook copy
-    for _ in range(CODE_HINT_AFTER - 1):  # the HINT=2 run counted as one failed attempt
+    for _ in range(CODE_HINT_AT - 2):  # the HINT=2 run counted as one failed attempt, the last run is the third
         assert CODE_1_3 not in _fresh_process(FAIL_1_3, same_copy)
     run = subprocess.run(make, cwd=ROOT, capture_output=True, text=True, env=_env(cache), timeout=600)
     assert "❌ Exercise 1.3" in run.stdout and CODE_1_3 in run.stdout, run.stdout + run.stderr

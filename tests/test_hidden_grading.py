@@ -1,4 +1,5 @@
-"""Value exercises of chapters 01-03 and 06-08 are graded on hidden data (issue 30), without nbgrader. For
+"""Value exercises of chapters 02 and 06-08 are graded on hidden data (issue 30), without nbgrader (01 and 03 are
+data, checks.exercise: their `hidden_data` is tested in tests/test_ch01_exercises.py and test_ch03_exercises.py). For
 each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's module
 gives) is run twice in fresh processes: in learning mode, where it computes the numbers the solution
 notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading seed),
@@ -28,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 # Each `answer_X()` returns the positional arguments of check_X after the student's function (if any).
 SOLUTIONS = r'''
 import math
-from itertools import combinations
 
 import numpy as np
 import torch
@@ -38,29 +38,6 @@ from course_lib.bertscore.embeddings import tokens
 from course_lib.model import load
 
 
-def answer_1_5():
-    from course_lib.lexical import rouge
-    from course_lib.lexical.bleu import sentence_bleu, tokenize_13a
-    from course_lib.course.checks import ch01
-
-    r1 = {k: rouge.rouge_n(c, ch01.HOLIDAY_REFERENCE, 1).fmeasure for k, c in ch01.HOLIDAY_CANDIDATES.items()}
-    bleu = {k: sentence_bleu(c, ch01.HOLIDAY_REFERENCE) for k, c in ch01.HOLIDAY_CANDIDATES.items()}
-    ref13 = tokenize_13a(ch01.HOLIDAY_REFERENCE)
-    words = sorted(w for c in ch01.HOLIDAY_CANDIDATES.values()
-                   for w in set(rouge.tokenize(c)) & set(rouge.tokenize(ch01.HOLIDAY_REFERENCE))
-                   if w not in tokenize_13a(c) or w not in ref13)
-    return [max(r1, key=r1.get), max(bleu, key=bleu.get), words[0]]
-
-
-def answer_1_7():
-    from scipy.stats import kendalltau
-
-    from course_lib.course.checks import ch01
-
-    x = ch01.SYSTEMS_METRIC
-    i, j = next((i, j) for i, j in combinations(range(len(x)), 2) if x[i] == x[j])
-    ratings = [3 if k in (i, j) else 5 if x[k] > x[i] else 1 for k in range(len(x))]
-    return [ratings, float(ch01.colleague_tau_b(x, ratings) - kendalltau(x, ratings).statistic), "tied in both"]
 
 
 def answer_6_3():
@@ -181,7 +158,7 @@ else:
     print(json.dumps({ex: globals()["answer_" + ex.replace(".", "_")]() for ex in exercises}))
 '''
 
-CHAPTERS = {"01": ["1.5", "1.7"], "06": ["6.3"], "07a": ["7.8"],
+CHAPTERS = {"06": ["6.3"], "07a": ["7.8"],
             "08": ["8.1", "8.4", "8.5", "8.6"]}
 
 

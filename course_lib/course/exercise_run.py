@@ -21,8 +21,16 @@ QUICK_SETUP_ENV = "COURSE_QUICK_SETUP"  # read by course_lib.teaching.notebook.s
 
 
 def check_lines(text: str) -> list[str]:
-    """The lines a check prints: a pass (✅) or a hint (❌)."""
-    return [line for line in text.splitlines() if line.startswith(("✅", "❌"))]
+    """The lines a check prints: a pass (✅) or a hint (❌), with the lines of a hint that go on below it (a
+    solution it shows, checks.exercise) up to the next check line."""
+    lines, in_hint = [], False
+    for line in text.splitlines():
+        if line.startswith(("✅", "❌")):
+            lines.append(line)
+            in_hint = line.startswith("❌")
+        elif in_hint:
+            lines.append(line)
+    return lines
 
 
 def run_exercise(path: Path, exercise: str) -> list[str]:

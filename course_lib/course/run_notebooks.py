@@ -81,11 +81,13 @@ from course_lib.course.exercise_cells import cells_for_exercise, exercise_notebo
 
 
 def check_lines(nb) -> list[str]:
+    from course_lib.course.exercise_run import check_lines as exercise_check_lines
+
     lines = []
     for cell in nb.cells:
         for out in cell.get("outputs", []):
             text = out.get("text", "") if out.get("output_type") == "stream" else ""
-            lines += [l for l in text.splitlines() if l.startswith(("✅", "❌"))]
+            lines += exercise_check_lines(text)
             if out.get("output_type") == "error":
                 lines.append(f"⚠️  a cell raised {out.get('ename')}: {out.get('evalue')}")
     return lines

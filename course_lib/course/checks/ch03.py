@@ -1,6 +1,5 @@
-"""Chapter 03's exercises as data (the cosine-similarity matrix): each compared with course_lib's own functions
-on cases drawn when the check runs. `COUNT_SENTENCES` and `TARGET_3_4` are the chapter's data: the published ones
-here, others drawn with the grading secret in nbgrader's runs (`hidden_data`)."""
+"""Chapter 03's exercises as data (the cosine-similarity matrix), compared with course_lib's own functions on cases
+drawn when the check runs; `COUNT_SENTENCES` and `TARGET_3_4` are its data (other data in grading: `hidden_data`)."""
 from __future__ import annotations
 
 import torch
@@ -9,7 +8,8 @@ from course_lib.caching import cached
 from course_lib.bertscore.similarity import cosine_matrix
 
 from .compare import Mismatch, same_tensor, text_pair, whole_numbers
-from .exercise import Choice, Exercise, Function, Judge, Slip, Value, chapter_data, checkers
+from .assemble import chapter_data, checkers
+from .exercise import Choice, Exercise, Function, Judge, Slip, Value
 
 PUBLISHED = {
     # 3.1: sentences whose tokens the student counts (words split into pieces, an apostrophe, a temperature)
