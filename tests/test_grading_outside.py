@@ -16,8 +16,9 @@ import pytest
 import nbgrader  # noqa: F401 - a missing nbgrader fails here, never skips
 from course_lib.course import nbgrader_course
 
-CH03 = "03_similarity_matrix"
+CH01, CH02, CH03 = "01_lexical_metrics", "02_embeddings", "03_similarity_matrix"
 STUDENTS = ["right", "blank", "forger", "patcher", "typer", "library", "helpers"]
+OTHERS = {CH01: ["right", "blank", "patcher"], CH02: ["right", "blank", "patcher"]}  # every chapter that is data
 TESTS = ["test_3_1", "test_3_2", "test_3_3", "test_3_4"]
 _REGION = re.compile(r"(### BEGIN SOLUTION[^\n]*\n)(.*?)([ \t]*### END SOLUTION)", re.S)
 
@@ -60,7 +61,8 @@ def _typed():
 def _student(kind: str, release, source):
     nb = nbformat.from_dict(json.loads(json.dumps(release)))
     solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells if "nbgrader" in c.metadata}
-    typed = _typed()
+    typed = _typed() if kind == "typer" else {}
+    first = next(gid for gid in solutions if gid.startswith("answer_"))
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         gid = meta.get("grade_id", "")
@@ -72,7 +74,7 @@ def _student(kind: str, release, source):
         if kind == "forger":
             cell.source = cell.source.replace("### BEGIN SOLUTION", "").replace("### END SOLUTION", "")
             cell.source = "pass\n" + PRINTS_PASS.format(n=gid.split("_")[2])
-        if kind == "patcher" and gid == "answer_3_1":
+        if kind == "patcher" and gid == first:
             cell.source = PATCH
         if kind == "typer" and gid in typed:
             cell.source = _replace(cell.source, typed[gid])
@@ -91,24 +93,25 @@ def _student(kind: str, release, source):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("grading-outside")
-    nbgrader_course.write_course(root, chapters=[CH03])
-    _nbgrader(root, "generate_assignment", CH03, "--force")
-    release = nbformat.read(root / "release" / CH03 / f"{CH03}.ipynb", as_version=4)
-    source = nbformat.read(root / "source" / CH03 / f"{CH03}.ipynb", as_version=4)
-    for kind in STUDENTS:
-        path = root / "submitted" / kind / CH03 / f"{CH03}.ipynb"
-        path.parent.mkdir(parents=True)
-        nbformat.write(_student(kind, release, source), path)
-    _nbgrader(root, "autograde", CH03, "--create", "--force")
+    nbgrader_course.write_course(root, chapters=[CH01, CH02, CH03])
+    for chapter, students in {CH03: STUDENTS, **OTHERS}.items():
+        _nbgrader(root, "generate_assignment", chapter, "--force")
+        release = nbformat.read(root / "release" / chapter / f"{chapter}.ipynb", as_version=4)
+        source = nbformat.read(root / "source" / chapter / f"{chapter}.ipynb", as_version=4)
+        for kind in students:
+            path = root / "submitted" / kind / chapter / f"{chapter}.ipynb"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(_student(kind, release, source), path)
+        _nbgrader(root, "autograde", chapter, "--create", "--force")
     _nbgrader(root, "generate_feedback", CH03, "--force")
     return root
 
 
-def _scores(root: Path, student: str) -> dict[str, float]:
+def _scores(root: Path, student: str, chapter: str = CH03) -> dict[str, float]:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
-        nb = gb.find_submission_notebook(CH03, CH03, student)
+        nb = gb.find_submission_notebook(chapter, chapter, student)
         return {g.name: g.score for g in nb.grades if g.name.startswith("test_")}
 
 
@@ -125,6 +128,15 @@ def test_grades_of_simulated_students(graded, student):
     assert _scores(graded, student) == EXPECTED[student]
 
 
+@pytest.mark.parametrize("chapter", sorted(OTHERS))
+def test_the_other_chapters_that_are_data_grade_right_and_wrong(graded, chapter):
+    """The solution notebook's own code passes every check on the hidden data; blank and patcher score 0."""
+    right = _scores(graded, "right", chapter)
+    assert len(right) >= 4 and set(right.values()) == {2}, right
+    assert set(_scores(graded, "blank", chapter).values()) == {0}
+    assert set(_scores(graded, "patcher", chapter).values()) == {0}
+
+
 def test_no_secret_no_solution_no_traceback_in_what_students_see(graded):
     secret = (graded / "grading_secret").read_text().strip()
     from course_lib.course.checks import ch03
@@ -134,7 +146,7 @@ def test_no_secret_no_solution_no_traceback_in_what_students_see(graded):
     release = (graded / "release" / CH03 / f"{CH03}.ipynb").read_text()
     assert "BEGIN SOLUTION" not in release and "masked_fill(~both_real" not in release
     assert "**Why it moves.**" not in release  # 3.4's reveal: not in the release
-    files = list((graded / "feedback").rglob("*.html")) + list((graded / "autograded").rglob("*.ipynb"))
+    files = list((graded / "feedback").rglob("*.html")) + list((graded / "autograded").glob(f"*/{CH03}/*.ipynb"))
     assert len(files) == 2 * len(STUDENTS)
     for path in files:
         text = path.read_text()

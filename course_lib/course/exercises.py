@@ -63,6 +63,8 @@ _CHECK_CALL = re.compile(r"\bcheck_\w+\(")
 REVEAL_NOTE = ("*What follows this exercise in the solution notebook (the library's version, why the answer is what "
                "it is) is not in your copy: your check prints where the library's version is once it passes.*")
 _AFTER = re.compile(r"(\d+\.\s*)?After (exercise|the exercises)")
+# a student's own cell: a stub or an answer to write, in a student copy or (nbgrader's source) still solved
+_OWN = ("NotImplementedError()", "*Your answer here.*", "### BEGIN SOLUTION", "<!-- BEGIN SOLUTION -->")
 
 
 def drop_reveals(nb) -> int:
@@ -79,7 +81,7 @@ def drop_reveals(nb) -> int:
             dropping = False  # a new section or exercise; "After exercise N.M" (or "N. After the exercises")
         elif cell.cell_type == "code" and _CHECK_CALL.search(cell.source):
             dropping = "start"
-        elif dropping and "NotImplementedError()" not in cell.source and "*Your answer here.*" not in cell.source:
+        elif dropping and not any(own in cell.source for own in _OWN):
             if dropping == "start":
                 note = nbformat.v4.new_markdown_cell(REVEAL_NOTE)
                 note["id"] = f"reveal-note-{dropped}"  # the same every run: student copies are compared with git
