@@ -154,3 +154,18 @@ def test_no_secret_no_solution_no_traceback_in_what_students_see(graded):
         assert "most recent call last" not in text and "course_lib/course/checks" not in text, path
         for sentence in hidden["COUNT_SENTENCES"] + list(hidden["TARGET_3_4"]):
             assert json.dumps(sentence)[1:-1] not in text and sentence not in text, (path, sentence)
+
+
+def test_an_answer_that_names_a_forbidden_function_in_code_scores_0_not_in_prose():
+    from course_lib.course.checks import ch01
+    from course_lib.course.checks.autograde import _forbidden_use
+
+    def notebook(source):
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["nbgrader"] = {"grade_id": "answer_1_4", "solution": True, "grade": False, "locked": False}
+        return nbformat.v4.new_notebook(cells=[cell])
+
+    prose = 'def word_perplexity(texts, n_words):\n    """The perplexity per word."""  # perplexity\n    return 1.0\n'
+    assert _forbidden_use(notebook(prose), ch01.EXERCISES["1.4"]) == ""
+    called = "from course_lib.lexical.perplexity import perplexity\ndef word_perplexity(t, n):\n    return perplexity(t)\n"
+    assert "perplexity" in _forbidden_use(notebook(called), ch01.EXERCISES["1.4"])

@@ -102,18 +102,31 @@ def _tampering(nb) -> str:
     return ""
 
 
+def _code_names(source: str) -> set[str]:
+    """The names a cell's code uses (not its comments or strings: a docstring may say "perplexity")."""
+    import io
+    import tokenize
+
+    try:
+        return {t.string for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.NAME}
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return set(re.findall(r"\w+", source))
+
+
 def _forbidden_use(nb, ex) -> str:
-    """Why an answer cell of `ex` names a function the exercise forbids, or ""."""
+    """Why an answer cell of `ex` names a function the exercise forbids (for a module: any of its public
+    functions), or ""."""
+    from . import _targets
     from .exercise import Function
 
-    names = {name.rsplit(".", 1)[-1] for part in ex.answers if isinstance(part, Function) for name in part.forbid}
+    dotted = [name for part in ex.answers if isinstance(part, Function) for name in part.forbid]
+    names = {fn.__name__ for fn, _ in _targets(dotted).values()} if dotted else set()
     prefix = f"answer_{ex.id.replace('.', '_')}"
     for cell in nb.cells:
         grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if cell.cell_type == "code" and grade_id.startswith(prefix):
-            for name in names:
-                if re.search(rf"\b{re.escape(name)}\b", cell.source):
-                    return f"the answer calls {name}, which this exercise asks you to write yourself"
+        used = _code_names(cell.source) & names if cell.cell_type == "code" and grade_id.startswith(prefix) else set()
+        if used:
+            return f"the answer calls {sorted(used)[0]}, which this exercise asks you to write yourself"
     return ""
 
 
