@@ -1,5 +1,9 @@
 """Checkers for the chapters' exercises: one module per chapter (ch01, ch02, ...).
 
+Chapters 01-03 are exercises as data, run by one runner (`checks.exercise`; built by `checks.assemble`, graded
+by nbgrader outside the kernel by `checks.autograde`); what follows describes the older checkers of the other
+chapters, which share this package's `report`, `forbid` and attempts file (`state`) with the runner.
+
 A checker takes the student's answer (a function, a number, a string), runs it on cases whose
 correct result is known from course_lib or fixed data (never from the student's own outputs, never a
 hard-coded score), prints one line -- a pass, or a hint -- and returns True or False. Tests call the
@@ -21,7 +25,8 @@ Two modes, one set of checks. Learning (the default): a check prints ✅ or ❌ 
 True or False. Grading (`grading()`: $COURSE_GRADING set, as the nbgrader_config.py that `make
 nbgrader` writes sets it for nbgrader's runs): a failing check raises AssertionError with its
 first-level hint (never the code), and no attempts file is read or written; the chapters' value
-exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED), which no release holds
+exercises then run on data drawn with the grading seed ($COURSE_GRADING_SEED, set for each assignment by
+`checks.autograde.DrawCases` from the course folder's secret), which no release or notebook holds
 (each chapter's `_hidden_data()` or data function: 1.5, 1.7, 2.4, 2.5, 3.1, 3.4, 4.3-4.5, 5.2-5.4, 6.3,
 7.8, 8.1, 8.4-8.6; 6.3 about another threshold (and other baselines), 7.8 about five other WMT16 pairs, 8.1 for
 a frame of other language pairs and margins). The function exercises run on the checker's own cases (7.4 on
