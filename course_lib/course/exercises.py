@@ -61,7 +61,7 @@ def student_version(nb):
 
 _CHECK_CALL = re.compile(r"\bcheck_\w+\(")
 REVEAL_NOTE = ("*What follows this exercise in the solution notebook (the library's version, why the answer is what "
-               "it is) is not in your copy: your check prints where the library's version is once it passes.*")
+               "it is) is not in your copy: read it there once your check passes.*")
 _AFTER = re.compile(r"(\d+\.\s*)?After (exercise|the exercises)")
 # a student's own cell: a stub or an answer to write, in a student copy or (nbgrader's source) still solved
 _OWN = ("NotImplementedError()", "*Your answer here.*", "### BEGIN SOLUTION", "<!-- BEGIN SOLUTION -->")
