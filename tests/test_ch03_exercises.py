@@ -259,3 +259,20 @@ def test_a_student_release_shows_no_solution(monkeypatch, capsys):
     ch03.check_3_3(ch03.EXERCISES["3.3"].answers[0].slips[0].answer, hint=2)
     out = capsys.readouterr().out
     assert solutions.NO_SOLUTIONS in out and "masked_fill" not in out
+
+
+def test_an_answer_the_check_cannot_read_gets_a_line_not_a_traceback(capsys):
+    class Unreadable:
+        def __str__(self):
+            raise ValueError("no text")
+
+    assert ch03.check_3_2(_cosines, Unreadable()) is False
+    out = capsys.readouterr().out
+    assert "row_norms_3_2 could not be checked (ValueError: no text)" in out and "Traceback" not in out, out
+
+
+def test_a_later_answer_not_yet_set_is_progress_never_a_mistake(capsys):
+    for _ in range(4):
+        assert ch03.check_3_2(_cosines, None) is False
+        out = capsys.readouterr().out
+        assert "now set row_norms_3_2: the answers before it are right" in out and "A solution" not in out, out

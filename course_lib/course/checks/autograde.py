@@ -1,4 +1,5 @@
-"""Autograding with nbgrader (a module not named `grading`: that is the checks package's mode function), the verdict made where no answer cell can reach it.
+"""Autograding with nbgrader, the verdict made where no answer cell can reach it. (Not named `grading`: a
+submodule of that name would hide the checks package's `grading()` once imported.)
 
 nbgrader's `Autograde` runs a list of preprocessors (`Autograde.autograde_preprocessors`, its extension
 point); `make nbgrader` writes an nbgrader_config.py that puts two of ours around nbgrader's `Execute`:
@@ -7,7 +8,7 @@ point); `make nbgrader` writes an nbgrader_config.py that puts two of ours aroun
    data with a seed derived from the course folder's secret file and the assignment's name (HMAC-SHA256), and
    writes them to a temporary file the kernel reads;
 2. the student's kernel runs the notebook; each check cell only records what the answers give on those cases
-   (`record`): no verdict, no reference, nothing to patch;
+   (`checks.recording`): no verdict, no reference, nothing to patch;
 3. `Verdicts` (after the run, in the instructor's process): judges the recorded outputs with the same `judge`
    as learning mode, and writes each check cell's output: "✅ passed" (full points) or an error with its
    one-line message (0 points; nbgrader scores a test cell with an error 0). A cell that reaches for the
@@ -30,10 +31,10 @@ import tempfile
 from pathlib import Path
 
 from .recording import CASES_ENV, RECORD_ENV
-_TEST_ID = re.compile(r"^test_(\w+?)_(\d+)$")
+
 _CHECK = re.compile(r"\b(ch\w+)\.check_(\w+?)_(\d+)\(")
 _TAMPER = re.compile(r"\bimportlib\.(?!metadata\b)|\bimport_module\b|\bsys\.modules\b|__import__|\bbuiltins\b|"
-                     r"COURSE_GRADING|\bchecks\.(grading|exercise|state)\b")
+                     r"COURSE_GRADING|\bchecks\.(autograde|recording|exercise|assemble|state)\b")
 
 
 # ------------------------------------------------------------------ in the instructor's process
@@ -188,6 +189,7 @@ class Verdicts(Preprocessor):
                 if not why:
                     outputs = torch.load(recorded, weights_only=False)
                     verdict = judge(ex, outputs, state["cases"][ex_id]) if "__unsaved__" not in outputs else None
+                    # (judge turns an answer it cannot read into a verdict: one student never stops the run)
                     why = outputs["__unsaved__"] if verdict is None else (
                         "" if verdict.ok else ("not attempted" if not verdict.attempted else verdict.message))
                 cell.outputs = ([_error(scrub(f"Exercise {ex_id}: not passed: {why}", state["data"]))] if why else

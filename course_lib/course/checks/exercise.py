@@ -188,27 +188,32 @@ def _judge_function(part: Function, outputs: list, cases: list) -> Verdict | Non
 
 def judge(ex: Exercise, outputs: dict, cases: dict) -> Verdict:
     """The verdict on what `collect` gave: the first answer that is wrong names its mistake."""
-    for part in ex.answers:
-        got = outputs.get(part.name, None)
-        if isinstance(part, Function):
-            verdict = _judge_function(part, got or [("stub", None)], cases[part.name])
-        elif got is None:
-            first = part is ex.answers[0]
-            verdict = Verdict(False, attempted=not first, mistake="unset:" + part.name,
-                              message=f"now set {part.name}")
-        elif isinstance(part, Choice):
-            verdict = _judge_choice(part, got)
-        elif isinstance(part, Value):
-            verdict = _judge_value(part, got, cases[part.name])
-        else:
-            try:
-                part.judge(got, cases[part.name], *[outputs.get(name) for name in part.uses])
-                verdict = None
-            except Mismatch as err:
-                verdict = Verdict(False, str(err), "judge:" + re.sub(r"[-+]?\d+(\.\d+)?", "#", str(err))[:60])
+    for k, part in enumerate(ex.answers):
+        try:
+            verdict = _judge_part(part, k == 0, outputs, cases)
+        except Exception as err:  # an answer the comparison cannot read: a hint, never a traceback (nor a crash)
+            verdict = Verdict(False, f"{part.name} could not be checked ({type(err).__name__}: {err})",
+                              "unreadable:" + part.name)
         if verdict is not None:
             return verdict
     return Verdict(True)
+
+
+def _judge_part(part, first: bool, outputs: dict, cases: dict) -> Verdict | None:
+    got = outputs.get(part.name, None)
+    if isinstance(part, Function):
+        return _judge_function(part, got or [("stub", None)], cases[part.name])
+    if got is None:  # the first answer unset: not attempted; a later one: the ones before it are right
+        return Verdict(False, f"now set {part.name}", "unset:" + part.name, attempted=not first)
+    if isinstance(part, Choice):
+        return _judge_choice(part, got)
+    if isinstance(part, Value):
+        return _judge_value(part, got, cases[part.name])
+    try:
+        part.judge(got, cases[part.name], *[outputs.get(name) for name in part.uses])
+        return None
+    except Mismatch as err:
+        return Verdict(False, str(err), "judge:" + re.sub(r"[-+]?\d+(\.\d+)?", "#", str(err))[:60])
 
 
 def _judge_value(part: Value, got, data) -> Verdict | None:
@@ -263,6 +268,8 @@ def _say(ex: Exercise, verdict: Verdict, level: int) -> str:
     if not verdict.attempted:
         return ("not attempted yet: replace `raise NotImplementedError()` (or None) with your answer, run that "
                 "cell, then this one.")
+    if verdict.mistake.startswith("unset:"):  # progress, not a mistake: never counted towards the solution
+        return f"{verdict.message}: the answers before it are right."
     said = f"{verdict.message.rstrip('.')}. The idea: {ex.idea}"
     repeats = _count_failure(ex.id, verdict.mistake)
     if hint_level(level) >= 2 or repeats >= CODE_HINT_AT:
