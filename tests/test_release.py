@@ -124,3 +124,27 @@ def test_what_follows_a_check_is_not_in_the_student_notebooks():
         for marker in solution_only.get(path.name, []):
             assert marker in solution and marker not in text, (path.name, marker)
         assert text.count(exercises.REVEAL_NOTE) >= (1 if path.name in solution_only else 0), path.name
+
+
+def test_run_all_on_a_student_copy_prints_no_solution(tmp_path):
+    """*Run All* on a student copy of chapter 03 (run here to the end, errors and all, which shows more than
+    JupyterLab's Run All, which stops at the first stub): no line of a solution and no listing of the library's
+    version of an exercise appears in any output."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from course_lib.course.checks.solutions import _BLOCK
+    from course_lib.course.run_notebooks import course_kernel
+
+    name = "03_similarity_matrix.ipynb"
+    nb = nbformat.read(exercises.STUDENT / name, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name=course_kernel(), allow_errors=True,
+                   resources={"metadata": {"path": str(exercises.STUDENT)}}).execute()
+    printed = "\n".join(o.get("text", "") + json.dumps(o.get("data", {})) + o.get("evalue", "")
+                        for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    solution = nbformat.read(exercises.NOTEBOOKS / name, as_version=4)
+    lines = {line.strip() for c in solution.cells for block in _BLOCK.findall(c.source)
+             for line in block.splitlines() if len(line.strip()) >= 25}
+    assert len(lines) > 5 and "not attempted yet" in printed  # the checks ran, on stubs
+    assert not [line for line in lines if line in printed]
+    assert "def masked_cosine_matrix" not in printed and "def cosine_matrix" not in printed
