@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import functools
 import sys
 
 
-@functools.cache
-def _malloc_trim():
+def _find_malloc_trim():
     if not sys.platform.startswith("linux"):
         return None
     try:
@@ -24,7 +22,9 @@ def _malloc_trim():
         return None
 
 
+_MALLOC_TRIM = _find_malloc_trim()  # found once, at import: nothing is decided while scoring
+
+
 def release_freed_memory() -> bool:
     """Return freed heap memory to the OS where the C library can (glibc's malloc_trim); True when it did."""
-    trim = _malloc_trim()
-    return bool(trim is not None and trim(0))
+    return bool(_MALLOC_TRIM is not None and _MALLOC_TRIM(0))
