@@ -71,3 +71,13 @@ def _attempts_in_a_temporary_folder(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("COURSE_GRADING", raising=False)  # learning mode unless a test asks for grading
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
     monkeypatch.delenv("COURSE_CHECK_RESULTS", raising=False)
+
+
+@pytest.fixture
+def no_attempts_yet(monkeypatch):
+    """A test of an exercise that is data starts with no failed attempt remembered, in the file
+    (`_attempts_in_a_temporary_folder` gives it a fresh one) or in this process, and no hint level asked."""
+    from course_lib.course.checks import reset_attempts
+
+    monkeypatch.delenv("COURSE_HINT", raising=False)
+    reset_attempts()

@@ -28,11 +28,7 @@ CHECKS = {"1.1": ch01.check_1_1, "1.2": ch01.check_1_2, "1.3": ch01.check_1_3, "
 FUNCTIONS = ("1.1", "1.2", "1.3", "1.4")
 
 
-@pytest.fixture(autouse=True)
-def _fresh(tmp_path, monkeypatch):
-    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))  # no attempts of the user's are read or written
-    monkeypatch.delenv("COURSE_HINT", raising=False)
-    reset_attempts()
+pytestmark = pytest.mark.usefixtures("no_attempts_yet")
 
 
 def _names():

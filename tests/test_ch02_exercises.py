@@ -36,11 +36,7 @@ def one_thread():
     torch.set_num_threads(threads)
 
 
-@pytest.fixture(autouse=True)
-def _fresh(tmp_path, monkeypatch):
-    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))  # no attempts of the user's are read or written
-    monkeypatch.delenv("COURSE_HINT", raising=False)
-    reset_attempts()
+pytestmark = pytest.mark.usefixtures("no_attempts_yet")
 
 
 def _names():

@@ -18,11 +18,7 @@ NOTEBOOK = NOTEBOOKS / "03_similarity_matrix.ipynb"
 solution_cell = partial(run_cells, NOTEBOOK, solution=True, torch=torch)
 
 
-@pytest.fixture(autouse=True)
-def _fresh(tmp_path, monkeypatch):
-    monkeypatch.setenv("COURSE_CACHE", str(tmp_path))  # no attempts of the user's are read or written
-    monkeypatch.delenv("COURSE_HINT", raising=False)
-    reset_attempts()
+pytestmark = pytest.mark.usefixtures("no_attempts_yet")
 
 
 def _names():
