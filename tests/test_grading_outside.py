@@ -16,9 +16,10 @@ import pytest
 import nbgrader  # noqa: F401 - a missing nbgrader fails here, never skips
 from course_lib.course import nbgrader_course
 
-CH01, CH02, CH03 = "01_lexical_metrics", "02_embeddings", "03_similarity_matrix"
+CH01, CH02, CH03, CH05 = "01_lexical_metrics", "02_embeddings", "03_similarity_matrix", "05_idf"
 STUDENTS = ["right", "blank", "forger", "patcher", "typer", "library", "helpers"]
-OTHERS = {CH01: ["right", "blank", "patcher"], CH02: ["right", "blank", "patcher"]}  # every chapter that is data
+OTHERS = {CH01: ["right", "blank", "patcher"], CH02: ["right", "blank", "patcher"],
+          CH05: ["right", "blank", "patcher"]}  # every chapter that is data
 TESTS = ["test_3_1", "test_3_2", "test_3_3", "test_3_4"]
 _REGION = re.compile(r"(### BEGIN SOLUTION[^\n]*\n)(.*?)([ \t]*### END SOLUTION)", re.S)
 
@@ -93,7 +94,7 @@ def _student(kind: str, release, source):
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     root = tmp_path_factory.mktemp("grading-outside")
-    nbgrader_course.write_course(root, chapters=[CH01, CH02, CH03])
+    nbgrader_course.write_course(root, chapters=[CH01, CH02, CH03, CH05])
     for chapter, students in {CH03: STUDENTS, **OTHERS}.items():
         _nbgrader(root, "generate_assignment", chapter, "--force")
         release = nbformat.read(root / "release" / chapter / f"{chapter}.ipynb", as_version=4)

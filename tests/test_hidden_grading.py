@@ -1,10 +1,11 @@
-"""Value exercises of chapters 02 and 06-08 are graded on hidden data (issue 30), without nbgrader (01 and 03 are
-data, checks.exercise: their `hidden_data` is tested in tests/test_ch01_exercises.py and test_ch03_exercises.py). For
+"""Value exercises of chapters 02 and 06-08 are graded on hidden data (issue 30), without nbgrader (01, 03 and 05 are
+data, checks.exercise: their `hidden_data` is tested in tests/test_ch01_exercises.py, test_ch03_exercises.py and
+test_ch05_exercises.py). For
 each exercise, the solution's code (as the solution notebook writes it, on the data the chapter's module
 gives) is run twice in fresh processes: in learning mode, where it computes the numbers the solution
 notebooks publish -- what a hard-coder types -- and in grading mode ($COURSE_GRADING, a grading seed),
 where it computes the right answer on the hidden data. In grading mode the right answer must pass and
-the published one must fail (CheckFailed). Chapters 04 and 05 are covered by tests/test_nbgrader.py with
+the published one must fail (CheckFailed). Chapter 04 is covered by tests/test_nbgrader.py with
 nbgrader's real commands; chapter 10's exercises are functions (10.2's random table and 10.3's cases are drawn
 with the grading seed: tests/test_ch10_exercises.py). 6.3's threshold (its baselines too) is drawn with the
 grading seed, 7.8's five WMT16 pairs and 8.1's language pairs and margins too (their answers: the swap's gaps, a

@@ -1,15 +1,14 @@
 """Chapter 05's cases for exercise 5.3 (which references weigh nothing when idf comes from them): reference
-sets the chapter never prints (drawn with the grading seed in grading mode), the answer computed from
-course_lib's idf, and what each common slip returns, by the mistake's name, for the hint that names it.
-`checks.ch05` imports these names."""
+sets the chapter never prints (drawn from the check's seed), the answer computed from course_lib's idf, and what
+each common slip returns, by the mistake's name, for the hint that names it; and how 5.3's indices and 5.4's pair are
+compared (`_same_indices`, `_same_pair`). `checks.ch05` imports these names."""
 from __future__ import annotations
 
 import math
 import numbers
-import random
 from collections import Counter
 
-from . import grading, hidden_rng
+from .compare import Mismatch
 
 # What 5.3's function may not call: anything that scores (the NaN recalls would be read off, not thought).
 SCORERS_5_3 = ("course_lib.engine.scorer.score", "course_lib.engine.scorer.score_with",
@@ -27,13 +26,12 @@ def _reordered(base: str) -> str:
     return " ".join(words[1:] + words[:1]).capitalize()
 
 
-def _reference_sets_5_3() -> list[list[str]]:
+def _reference_sets_5_3(rng) -> list[list[str]]:
     """Three reference sets, each built around one short sentence whose words (and full stop) every reference
     contains: (a) the sentence, re-cased and reordered -- weightless, no duplicates -- and a longer reference
     passed twice (a duplicate that weighs something); (b) the sentence with and without its full stop (only the
     one without is weightless: '.' is a token of its own, absent from one reference); (c) only longer
-    references (none weightless, every one with tokens of weight 0). Drawn with the grading seed in grading mode."""
-    rng = hidden_rng("5.3 cases") if grading() else random.Random(53)
+    references (none weightless, every one with tokens of weight 0)."""
     bases = rng.sample(_BASES, 3)
     sets = []
     e = rng.sample(_EXTRAS, 2)
@@ -101,85 +99,44 @@ SLIP_HINTS_5_3 = {  # a whitespace split finds a subset of the weightless refere
 }
 
 
-def _as_list(got):
-    tolist = getattr(got, "tolist", None)
-    got = tolist() if callable(tolist) else got
+# how 5.3's indices and 5.4's pair are compared with the right ones (a slip's too), the wrong kind named
+def _same_indices(got, want, args):
+    refs = args[0]
+    got = got.tolist() if callable(getattr(got, "tolist", None)) else got
     if isinstance(got, (str, bytes)) or not hasattr(got, "__iter__"):
-        return None
-    return list(got)
-
-
-def _slip_5_3(refs, got) -> str | None:
-    """None when `got` is the right answer for `refs`, else what is wrong with it, the common slip named."""
-    want, n = _weightless(refs), len(refs)
-    got = _as_list(got)
-    if got is None:
-        return "return a list of indices (ints) into refs"
+        raise Mismatch("return a list of indices (ints) into refs")
+    got = list(got)
     if got and all(isinstance(x, str) for x in got):
-        return ("you return the references themselves (strings): return their indices, the positions in refs "
-                "(0 for the first)")
-    if len(got) == n and n and all(type(x).__name__ in ("bool", "bool_") for x in got):
-        return ("you return a mask (one True/False per reference): return the indices of the weightless "
-                "references, the positions of the True ones")
+        raise Mismatch("you return the references themselves (strings): return their indices, the positions in "
+                       "refs (0 for the first)")
+    if got and len(got) == len(refs) and all(type(x).__name__ in ("bool", "bool_") for x in got):
+        raise Mismatch("you return a mask (one True/False per reference): return the indices of the weightless "
+                       "references, the positions of the True ones")
     if not all(isinstance(x, numbers.Integral) and type(x).__name__ not in ("bool", "bool_") for x in got):
-        return "return a list of indices (ints) into refs"
-    got = sorted(int(x) for x in got)
-    if got == want:
-        return None
+        raise Mismatch("return a list of indices (ints) into refs")
     if len(set(got)) < len(got):
-        return "an index appears twice: return each weightless reference's index once"
-    if want and got == [k + 1 for k in want]:
-        return "you count the references from 1: indices start at 0 (the first reference is 0)"
-    for name, variants in _slips_5_3(refs).items():
-        if any(v != want and got == v for v in variants):
-            return SLIP_HINTS_5_3[name]
-    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+        raise Mismatch("an index appears twice: return each weightless reference's index once")
+    extra, missing = sorted(set(got) - set(want)), sorted(set(want) - set(got))
     if extra:
-        return (f"each of {[refs[k] for k in extra]} has a token that is not in every reference: its total weight "
-                "is above 0, its recall a number")
-    return f"you left out {[refs[k] for k in missing]}: every token of each is in every reference"
+        raise Mismatch(f"the references {refs}: each of {[refs[k] for k in extra if k < len(refs)]} has a token "
+                       "that is not in every reference: its total weight is above 0, its recall a number")
+    if missing:
+        raise Mismatch(f"the references {refs}: you left out {[refs[k] for k in missing]}")
 
 
-def _slip_over_cases(answers) -> str | None:
-    """The hint of the one common slip whose results the student's match on every (refs, got) case (while the
-    right answer differs on some), or None: two slips can agree on one set of references, not on all."""
+def _same_pair(got, want, test):
+    if not isinstance(got, (tuple, list)) or len(got) != 2:
+        raise Mismatch("answer with a pair (unseen, seen once)")
     try:
-        gots = [sorted(int(x) for x in _as_list(got)) for _, got in answers]
+        got = [float(x) for x in got]
     except (TypeError, ValueError):
-        return None
-    if all(got == _weightless(refs) for got, (refs, _) in zip(gots, answers)):
-        return None
-    slips = [_slips_5_3(refs) for refs, _ in answers]
-    for name in SLIP_HINTS_5_3:
-        if all(any(got == sorted(v) for v in slip[name]) for got, slip in zip(gots, slips)):
-            return SLIP_HINTS_5_3[name]
-    return None
-
-
-def _idf_slip(corpus, got, seen, expected) -> str | None:
-    """Exercise 5.1's common slip that `got` shows on `corpus` (lists of token ids), named; None when it is none
-    (or when `got` is right on this corpus). Each slip is recognised by what it computes for every token."""
-    try:
-        if all(abs(float(got[w]) - expected[w]) < 1e-6 for w in seen):
-            return None
-    except (KeyError, IndexError, TypeError, ValueError):
-        return None
-    m = len(corpus)
-    df = Counter(w for ids in corpus for w in set(ids))
-    occurrences = Counter(w for ids in corpus for w in ids)
-    slips = {
-        "df counts every occurrence; it counts the texts that contain the token (a token twice in one text "
-        "counts once)": lambda w: math.log((m + 1) / (occurrences[w] + 1)),
-        "these are the paper's weights log(M / df); bert-score smooths them: +1 above and below": lambda w: math.log(
-            m / df[w]),
-        "this is log base 10; idf uses the natural logarithm (math.log)": lambda w: math.log10((m + 1) / (df[w] + 1)),
-        "the ratio is upside down: a rare token must weigh more than a common one": lambda w: math.log(
-            (df[w] + 1) / (m + 1)),
-    }
-    for why, weight in slips.items():
-        try:
-            if all(abs(float(got[w]) - weight(w)) < 1e-6 for w in seen):
-                return why
-        except (KeyError, IndexError, TypeError, ValueError):
-            return None
-    return None
+        raise Mismatch("answer with a pair of numbers") from None
+    if all(math.isclose(g, w, abs_tol=1e-4) for g, w in zip(got[::-1], want)):
+        raise Mismatch("wrong order: your pair is (seen once, unseen); give (unseen, seen once)")
+    if all(abs(g - w) < 0.006 for g, w in zip(got, want)) and not all(
+            math.isclose(g, w, abs_tol=1e-4) for g, w in zip(got, want)):
+        raise Mismatch("your numbers are right to two decimals: give them unrounded (math.log(...)), the check "
+                       "compares to 1e-4")
+    for g, w, which in zip(got, want, ("the unseen token", "the token seen once")):
+        if not math.isclose(g, w, abs_tol=1e-4):
+            raise Mismatch(f"{which}: yours {g:.4f} is not its weight")
