@@ -12,7 +12,7 @@ from course_lib.caching import cached
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _gain_slips, _padded_matrices,  # noqa: F401
                          _positions, _weighted_cases, _weights_on_texts, _without_weight0_targets, _slip_4_2,
-                         bent_view_run)
+                         _bent_view_run)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -262,7 +262,7 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
 
         for cand, ref, bent in [(*p, False) for p in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS] + [
                 (*PUNCTUATION_PAIR, True)]:  # last, a pair whose vectors the check bends (see _bent_view)
-            out, v = bent_view_run(special_credit, cand, ref) if bent else (special_credit(cand, ref), None)
+            out, v = _bent_view_run(special_credit, cand, ref) if bent else (special_credit(cand, ref), None)
             v = v or pair_view(cand, ref)
             want = tuple(v.ref_tokens[j] for j, i in enumerate(v.sim.argmax(dim=0).tolist())
                          if v.ref_weights[j] > 0 and i in (0, len(v.cand_tokens) - 1))

@@ -171,7 +171,7 @@ def _bent_view(candidate, reference, model_type=None, layer=None, weights=None, 
                     _uniform(tokenizer) if weights is None else weights, False)
 
 
-def bent_view_run(answer, candidate, reference):
+def _bent_view_run(answer, candidate, reference):
     """(what `answer(candidate, reference)` returns with pair_view bent as `_bent_view` does, the bent view)."""
     import functools
     import sys
