@@ -263,6 +263,13 @@ def _strict_r_slip(kind):
             return [v.ref_tokens[j] for j, i in enumerate(best) if i in (0, n - 1)], float(v.R - r_strict)
         if kind == "candidate tokens":
             return [v.cand_tokens[i] for i in set(best) if i in (0, n - 1)], float(v.R - r_strict)
+        if kind == "cls kept":  # the candidate's [SEP] row dropped, its [CLS] row still a target
+            kept = v.sim[:-1].max(dim=0).values
+            return credited, float(v.R - (kept * v.ref_weights).sum() / v.ref_weights.sum())
+        if kind == "zero fill":  # the special rows set to 0 instead of -inf before the max
+            filled = v.sim.clone()
+            filled[0], filled[-1] = 0.0, 0.0
+            return credited, float(v.R - (filled.max(dim=0).values * v.ref_weights).sum() / v.ref_weights.sum())
         if kind == "library":  # exclude_special=True, which the exercise asks to compute
             return credited, float(v.R - pair_view(candidate, reference, exclude_special=True).R)
         return ["the"], 0.0  # "partly": a guess
@@ -272,13 +279,27 @@ def _strict_r_slip(kind):
 @pytest.mark.parametrize("kind, named", [("sign", "wrong sign"),
                                          ("columns", "you dropped the reference's [CLS]/[SEP] columns"),
                                          ("unweighted", "averages every column with weight 1"),
+                                         ("cls kept", "still lets a column pick the candidate's [CLS]"),
+                                         ("zero fill", "you put 0 in the special rows"),
                                          ("reference specials", "they weigh 0 in R"),
                                          ("candidate tokens", "*reference* tokens"), ("library", "exclude_special=True computes the strict R"),
                                          ("guess", "real token of the candidate")])
 def test_4_5_wrong_answers_fail_with_a_hint_naming_them(kind, named, capsys):
     assert not ch04.check_4_5(_strict_r_slip(kind))
-    assert named in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert named in out, out
     assert not passes(ch04.check_4_5, stub, capsys)
+
+
+def test_4_5_the_right_answer_passes_with_minus_inf_in_the_special_rows(capsys):
+    """Filling the special rows with -inf (not 0) is right, on the bent pair too."""
+    def minus_inf(candidate, reference):
+        v = pair_view(candidate, reference)
+        credited, _ = _solution_4_5()(candidate, reference)
+        filled = v.sim.clone()
+        filled[0], filled[-1] = float("-inf"), float("-inf")
+        return credited, float(v.R - (filled.max(dim=0).values * v.ref_weights).sum() / v.ref_weights.sum())
+    assert passes(ch04.check_4_5, minus_inf, capsys)
 
 
 # ---- the code hints run as pasted --------------------------------------------------------------

@@ -11,7 +11,8 @@ from course_lib.caching import cached
 
 from . import close, forbid, grading, hidden_rng, hidden_rows, run
 from .ch04_cases import (BETAS, SPECIAL_PAIR, _SWAP_ZEROS, _f_beta, _gain_slips, _padded_matrices,  # noqa: F401
-                         _positions, _weighted_cases, _weights_on_texts, _without_weight0_targets, _slip_4_2)
+                         _positions, _weighted_cases, _weights_on_texts, _without_weight0_targets, _slip_4_2,
+                         _bent_view_run)
 
 # The red-shoes example of Comet's article: one reference, two candidates (section 4).
 RED_SHOES_REFERENCE = "The red shoes cost $20.00"
@@ -257,16 +258,23 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
                                     "pair_view(candidate, reference) and take each column's maximum yourself")
 
     def test():
-        for cand, ref in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS:
-            want, gain = _special_credit(cand, ref)
-            out = special_credit(cand, ref)
+        from course_lib.teaching.plots import pair_view
+
+        for cand, ref, bent in [(*p, False) for p in [PUNCTUATION_PAIR, SPECIAL_PAIR] + SPECIAL_TEST_PAIRS] + [
+                (*PUNCTUATION_PAIR, True)]:  # last, a pair whose vectors the check bends (see _bent_view)
+            out, v = _bent_view_run(special_credit, cand, ref) if bent else (special_credit(cand, ref), None)
+            v = v or pair_view(cand, ref)
+            want = tuple(v.ref_tokens[j] for j, i in enumerate(v.sim.argmax(dim=0).tolist())
+                         if v.ref_weights[j] > 0 and i in (0, len(v.cand_tokens) - 1))
+            gain = float(v.R - (v.sim[1:-1].max(dim=0).values * v.ref_weights).sum() / v.ref_weights.sum())
             assert isinstance(out, (tuple, list)) and len(out) == 2, "return a pair (credited tokens, gain of R)"
             got, g = out
             assert not _positions(got), (f"candidate {cand!r}, reference {ref!r}: you return positions "
                                          f"{_positions(got)}; return the reference tokens themselves (the text "
                                          "of each, as ref_tokens lists it)")
             got = [got] if isinstance(got, str) else list(got) if isinstance(got, (list, tuple)) else None
-            case = f"candidate {cand!r}, reference {ref!r}"
+            case = (f"candidate {cand!r}, reference {ref!r}" + (" (the check bent the candidate's vectors: its real "
+                    "tokens point away from the reference's, its [CLS] is a copy of a reference word)" if bent else ""))
             assert got is not None, f"{case}: the first item is a list of reference tokens, e.g. [\"meeting\"]"
             got = [str(t).strip() for t in got]
             own = {"[CLS]", "[SEP]"} & set(got)
@@ -281,7 +289,7 @@ def check_4_5(special_credit, hint: int = 1) -> bool:
             assert not missing, f"{case}: you found {len(set(got))} of the {len(set(want))} credited reference tokens"
             g = float(g)
             assert not (abs(g + gain) < 1e-5 < abs(gain)), f"{case}: wrong sign (R with the special targets minus R without)"
-            slip = [why for why, value in _gain_slips(cand, ref).items() if abs(g - value) < 1e-5 < abs(g - gain)]
+            slip = [why for why, value in _gain_slips(v).items() if abs(g - value) < 1e-5 < abs(g - gain)]
             assert not slip, f"{case}: {slip[0] if slip else ''}"
             assert abs(g - gain) < 1e-5, (f"{case}: R gains {gain:.4f} from the special targets, yours {g:.4f}. "
                                           "Without them, a column's maximum runs over the real candidate rows only; "

@@ -132,21 +132,71 @@ def _positions(items) -> list[int]:
     return out
 
 
-def _gain_slips(candidate: str, reference: str) -> dict[str, float]:
-    """Exercise 4.5's common slips in the gain of R, each by what it computes: the strict R that drops the
-    reference's [CLS]/[SEP] columns instead of the candidate's rows, and the one that averages every column
-    with weight 1 (the reference's [CLS]/[SEP] included)."""
-    from course_lib.teaching.plots import pair_view
-
-    v = pair_view(candidate, reference)
+def _gain_slips(v) -> dict[str, float]:
+    """Exercise 4.5's common slips in the gain of R on the view `v`, each by what it computes: the strict R that
+    drops the reference's [CLS]/[SEP] columns instead of the candidate's rows, the one that averages every column
+    with weight 1, the one that keeps the candidate's first row, and the one that puts 0 in the rows it drops."""
     w = v.ref_weights
     columns = v.sim[:, 1:-1].max(dim=0).values
+    zeroed = v.sim.clone()
+    zeroed[[0, -1]] = 0.0
     return {"you dropped the reference's [CLS]/[SEP] columns; the special *targets* are the candidate's first and last "
             "rows: take each column's maximum over the candidate's real rows":
             float(v.R - (columns * w[1:-1]).sum() / w[1:-1].sum()),
             "your strict R averages every column with weight 1, the reference's [CLS]/[SEP] included; R is the "
             "weighted mean over the reference's real tokens (their weights), as before":
-            float(v.R - v.sim[1:-1].max(dim=0).values.mean())}
+            float(v.R - v.sim[1:-1].max(dim=0).values.mean()),
+            "your strict R still lets a column pick the candidate's [CLS] (its first row): [CLS] is a special "
+            "target too, like [SEP]": float(v.R - (v.sim[:-1].max(dim=0).values * w).sum() / w.sum()),
+            "you put 0 in the special rows: a 0 still beats a column whose real cosines are all negative, so the "
+            "special rows keep a say in the maximum": float(v.R - (zeroed.max(dim=0).values * w).sum() / w.sum())}
+
+
+def _bent_view(candidate, reference, model_type=None, layer=None, weights=None, exclude_special=False,
+               _embed=None, _view_of=None, _uniform=None, _load=None):
+    """pair_view of a pair whose candidate vectors the check bends (4.5 runs the student's function once with this
+    in place of pair_view): the candidate's real tokens point away from the reference's (a column's real cosines
+    are all negative) and its [CLS] is the reference's first word (a column's best match is [CLS])."""
+    if exclude_special:
+        from . import ForbiddenCall
+        raise ForbiddenCall("exclude_special=True computes the strict R this exercise asks for: call "
+                            "pair_view(candidate, reference) and take each column's maximum yourself")
+    tokenizer = _load(model_type)[0]
+    batch = _embed([candidate, reference], model_type, layer)
+    n_c, n_r = int(batch.mask[0].sum()), int(batch.mask[1].sum())
+    cand, ref = batch.embeddings[0, :n_c].clone(), batch.embeddings[1, :n_r]
+    cand[1:-1] = -cand[1:-1]
+    cand[0] = ref[1]
+    return _view_of(tokenizer, batch.input_ids[0, :n_c].tolist(), batch.input_ids[1, :n_r].tolist(), cand, ref,
+                    _uniform(tokenizer) if weights is None else weights, False)
+
+
+def _bent_view_run(answer, candidate, reference):
+    """(what `answer(candidate, reference)` returns with pair_view bent as `_bent_view` does, the bent view)."""
+    import functools
+    import sys
+
+    from course_lib.bertscore.embeddings import embed
+    from course_lib.bertscore.idf import uniform_weights
+    from course_lib.bertscore.pair import view_of
+    from course_lib.model import load
+    from course_lib.teaching import plots
+
+    from . import _unwrap
+
+    bent = functools.partial(_bent_view, _embed=embed, _view_of=view_of, _uniform=uniform_weights, _load=load)
+    view = bent(candidate, reference)
+    namespaces = [vars(m) for name, m in list(sys.modules.items()) if m is not None and name.startswith("course_lib")]
+    namespaces.append(getattr(_unwrap(answer), "__globals__", {}))
+    saved = [(ns, key) for ns in namespaces for key, value in list(ns.items()) if value is plots.pair_view]
+    original = plots.pair_view
+    for ns, key in saved:
+        ns[key] = bent
+    try:
+        return answer(candidate, reference), view
+    finally:
+        for ns, key in saved:
+            ns[key] = original
 
 
 def _weights_on_texts(weights, texts) -> set[float]:
